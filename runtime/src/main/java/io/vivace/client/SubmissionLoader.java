@@ -1,0 +1,93 @@
+package io.vivace.client;
+
+import io.vivace.exec.JobRun;
+import io.vivace.plan.InputSplits;
+import io.vivace.plan.SplitReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+
+/**
+ * Turns what the Hadoop job client staged ({@code job.xml}, {@code job.split}, cache files) into a
+ * {@link JobRun.Submission}: the job's configuration, its user identity with its credentials, its
+ * localised resources, its local directory and its splits.
+ */
+final class SubmissionLoader {
+
+  private SubmissionLoader() {
+  }
+
+  static JobRun.Submission load(JobID id, String submitDir, Credentials credentials,
+                                org.apache.hadoop.conf.Configuration clientConf) throws IOException {
+    Path dir = new Path(submitDir);
+    JobConf conf = readJobConf(new Path(dir, "job.xml"), clientConf);
+    String user = conf.getUser() != null ? conf.getUser()
+        : UserGroupInformation.getCurrentUser().getShortUserName();
+    // A job-private identity gives the job its own cached FileSystem instances, so the local file
+    // system's working directory can be the job's working directory (cache symlinks live there).
+    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
+    ugi.addCredentials(credentials);
+    File jobDir = jobLocalDir(conf, id);
+    ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
+    try {
+      return ugi.doAs((java.security.PrivilegedExceptionAction<JobRun.Submission>) () -> {
+        JobResources resources = JobResources.localize(conf, jobDir, clientLoader);
+        conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
+        FileSystem.getLocal(conf).setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(conf.getClassLoader());
+        try {
+          InputSplits splits = SplitReader.read(id, conf, dir);
+          return new JobRun.Submission(id, conf, dir, ugi, resources, splits, jobDir);
+        } finally {
+          thread.setContextClassLoader(previous);
+        }
+      });
+    } catch (InterruptedException e) {
+      FileUtil.fullyDelete(jobDir);
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while submitting " + id, e);
+    } catch (IOException | RuntimeException e) {
+      FileUtil.fullyDelete(jobDir);
+      FileSystem.closeAllForUGI(ugi);
+      throw e;
+    }
+  }
+
+  private static JobConf readJobConf(Path jobXml, org.apache.hadoop.conf.Configuration clientConf)
+      throws IOException {
+    JobConf conf = new JobConf(false);
+    FileSystem fs = jobXml.getFileSystem(clientConf);
+    try (InputStream in = fs.open(jobXml)) {
+      conf.addResource(in, jobXml.toString());
+      conf.size(); // parse now, while the stream is open
+    }
+    return conf;
+  }
+
+  /** {@code <first mapreduce.cluster.local.dir>/vivace/<job id>}, created empty. */
+  private static File jobLocalDir(JobConf conf, JobID id) throws IOException {
+    String[] roots = conf.getTrimmedStrings(MRConfig.LOCAL_DIR);
+    String root = roots.length > 0 ? roots[0] : conf.get("hadoop.tmp.dir", "/tmp") + "/mapred/local";
+    if (root.startsWith("file:")) {
+      root = new Path(root).toUri().getPath();
+    }
+    File dir = new File(root, "vivace/" + id);
+    FileUtil.fullyDelete(dir);
+    if (!dir.mkdirs()) {
+      throw new IOException("Cannot create job local directory " + dir
+          + " (check " + MRConfig.LOCAL_DIR + ")");
+    }
+    return dir;
+  }
+}

@@ -1,0 +1,50 @@
+package io.vivace.client;
+
+import java.net.InetSocketAddress;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider;
+
+/**
+ * Selected by Hadoop's {@code Cluster} through {@link java.util.ServiceLoader} when
+ * {@code mapreduce.framework.name=vivace}; any program using {@code Job}, {@code JobClient} or
+ * {@code ToolRunner} then runs on the embedded engine unchanged.
+ */
+public final class VivaceClientProtocolProvider extends ClientProtocolProvider {
+
+  public static final String FRAMEWORK_NAME = "vivace";
+
+  /** The client polls an in-process engine: Hadoop's 1 s / 5 s defaults would be pure latency. */
+  private static final String PROGRESS_POLL = "mapreduce.client.progressmonitor.pollinterval";
+  private static final String COMPLETION_POLL = "mapreduce.client.completion.pollinterval";
+  private static final int FAST_POLL_MILLIS = 20;
+
+  @Override
+  public ClientProtocol create(Configuration conf) {
+    if (!FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME))) {
+      return null;
+    }
+    shortenPolling(conf, PROGRESS_POLL);
+    shortenPolling(conf, COMPLETION_POLL);
+    return new VivaceClientProtocol(conf);
+  }
+
+  private static void shortenPolling(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    boolean userSet = sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
+    if (!userSet) {
+      conf.setInt(key, FAST_POLL_MILLIS);
+    }
+  }
+
+  @Override
+  public ClientProtocol create(InetSocketAddress addr, Configuration conf) {
+    return create(conf);
+  }
+
+  @Override
+  public void close(ClientProtocol clientProtocol) {
+    // the engine outlives its clients: its warm workers serve the JVM's next job
+  }
+}

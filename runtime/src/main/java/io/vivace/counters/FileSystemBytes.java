@@ -1,0 +1,48 @@
+package io.vivace.counters;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Bytes the current thread has read and written through Hadoop file systems of one scheme.
+ * Tasks run on one thread each, so differences of these totals are a task's own I/O.
+ */
+public final class FileSystemBytes {
+
+  private final List<FileSystem.Statistics> statistics = new ArrayList<>();
+
+  public FileSystemBytes(String scheme) {
+    for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
+      if (s.getScheme().equalsIgnoreCase(scheme)) {
+        statistics.add(s);
+      }
+    }
+  }
+
+  /** Meter for the file system of {@code path} (its scheme, or the default file system's). */
+  public static FileSystemBytes of(Path path, org.apache.hadoop.conf.Configuration conf) {
+    try {
+      return new FileSystemBytes(path.getFileSystem(conf).getScheme());
+    } catch (Exception e) {
+      return new FileSystemBytes("");
+    }
+  }
+
+  public long read() {
+    long total = 0;
+    for (FileSystem.Statistics s : statistics) {
+      total += s.getThreadStatistics().getBytesRead();
+    }
+    return total;
+  }
+
+  public long written() {
+    long total = 0;
+    for (FileSystem.Statistics s : statistics) {
+      total += s.getThreadStatistics().getBytesWritten();
+    }
+    return total;
+  }
+}

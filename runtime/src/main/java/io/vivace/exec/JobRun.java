@@ -1,0 +1,538 @@
+package io.vivace.exec;
+
+import io.vivace.client.JobResources;
+import io.vivace.history.JobHistoryWriter;
+import io.vivace.plan.InputSplits;
+import io.vivace.shuffle.MapOutput;
+import io.vivace.task.TaskAttempt;
+import io.vivace.task.TaskEnvironment;
+import io.vivace.task.TaskRunner;
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.TIPStatus;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.OutputCommitter;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.apache.hadoop.util.StringUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One submitted job as a state machine driven by task completions: setup, maps, reduces, commit;
+ * or, on failure or kill, stop the running attempts and abort. All of its work runs on the
+ * engine's worker pool, inside the job's user identity and class loader.
+ */
+public final class JobRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobRun.class);
+
+  /** Everything a job needs that submission prepared. */
+  public record Submission(JobID id, JobConf conf, Path submitDir, UserGroupInformation ugi,
+                           JobResources resources, InputSplits splits, File jobDir) {
+  }
+
+  private final Submission submission;
+  private final JobID id;
+  private final JobConf conf;
+  private final WorkerPool pool;
+  private final WorkerPool.JobQueue queue;
+  private final TaskEnvironment env;
+  private final TaskInProgress[] maps;
+  private final TaskInProgress[] reduces;
+  private final JobHistoryWriter history = new JobHistoryWriter();
+  private final org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
+  private final List<TaskCompletionEvent> events = new ArrayList<>();
+  private final int maxMapAttempts;
+  private final int maxReduceAttempts;
+  private final Runnable onFinish;
+
+  private OutputCommitter committer;
+  private org.apache.hadoop.mapred.JobContextImpl jobContext;
+  private JobStatus.State state = JobStatus.State.PREP;
+  private boolean setupDone;
+  private boolean terminating;
+  private JobStatus.State terminalState;
+  private String failureInfo = "";
+  private int inFlight;
+  private boolean cleanupQueued;
+  private int completedMaps;
+  private int completedReduces;
+  private final long submitTime = System.currentTimeMillis();
+  private long startTime;
+  private long finishTime;
+  private File historyFile;
+
+  JobRun(Submission submission, WorkerPool pool, io.vivace.shuffle.ShuffleMemory shuffleMemory,
+         Runnable onFinish) {
+    this.submission = submission;
+    this.id = submission.id();
+    this.conf = submission.conf();
+    this.pool = pool;
+    this.onFinish = onFinish;
+    int mapCount = submission.splits().count();
+    int reduceCount = conf.getNumReduceTasks();
+    this.env = new TaskEnvironment(conf, id, mapCount, reduceCount,
+        new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, submission.jobDir());
+    this.maps = new TaskInProgress[mapCount];
+    for (int i = 0; i < mapCount; i++) {
+      maps[i] = new TaskInProgress(new TaskID(id, TaskType.MAP, i), i);
+    }
+    this.reduces = new TaskInProgress[reduceCount];
+    for (int i = 0; i < reduceCount; i++) {
+      reduces[i] = new TaskInProgress(new TaskID(id, TaskType.REDUCE, i), i);
+    }
+    this.maxMapAttempts = Math.max(1, conf.getInt(MRJobConfig.MAP_MAX_ATTEMPTS, 4));
+    this.maxReduceAttempts = Math.max(1, conf.getInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 4));
+    this.queue = pool.register();
+    this.historyFile = new File(JobHistoryWriter.historyDir(conf), id + ".jsonl");
+  }
+
+  public JobID id() {
+    return id;
+  }
+
+  File historyFile() {
+    return historyFile;
+  }
+
+  synchronized void start() {
+    Map<String, Object> e = history.event("JOB_SUBMITTED", submitTime);
+    e.put("jobId", id.toString());
+    e.put("jobName", conf.getJobName());
+    e.put("user", conf.getUser());
+    e.put("maps", maps.length);
+    e.put("reduces", reduces.length);
+    e.put("conf", JobHistoryWriter.configuration(conf));
+    enqueue(this::setup);
+  }
+
+  // ---- work items -------------------------------------------------------------------------
+
+  private void enqueue(Runnable body) {
+    inFlight++;
+    pool.enqueue(queue, () -> {
+      try {
+        body.run();
+      } catch (Throwable t) {
+        LOG.error("Internal error in job " + id, t);
+        synchronized (this) {
+          terminate(JobStatus.State.FAILED, "Internal error: " + StringUtils.stringifyException(t));
+        }
+      } finally {
+        synchronized (this) {
+          inFlight--;
+          maybeCleanup();
+        }
+      }
+    });
+  }
+
+  private <T> T inJobContext(PrivilegedExceptionAction<T> action) throws Exception {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(conf.getClassLoader());
+    try {
+      return submission.ugi().doAs(action);
+    } catch (UndeclaredThrowableException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  private void setup() {
+    try {
+      inJobContext(() -> {
+        boolean newApi = reduces.length > 0 ? conf.getUseNewReducer() : conf.getUseNewMapper();
+        jobContext = new org.apache.hadoop.mapred.JobContextImpl(conf, id);
+        if (newApi) {
+          org.apache.hadoop.mapred.TaskAttemptContextImpl context =
+              new org.apache.hadoop.mapred.TaskAttemptContextImpl(conf,
+                  new org.apache.hadoop.mapred.TaskAttemptID(
+                      org.apache.hadoop.mapred.TaskID.downgrade(new TaskID(id, TaskType.JOB_SETUP, 0)), 0));
+          committer = ReflectionUtils.newInstance(context.getOutputFormatClass(), conf)
+              .getOutputCommitter(context);
+        } else {
+          committer = conf.getOutputCommitter();
+        }
+        committer.setupJob(jobContext);
+        return null;
+      });
+    } catch (Throwable t) {
+      LOG.error("Job setup failed for " + id, t);
+      synchronized (this) {
+        terminate(JobStatus.State.FAILED, "Job setup failed: " + StringUtils.stringifyException(t));
+      }
+      return;
+    }
+    synchronized (this) {
+      if (terminating) {
+        return;
+      }
+      setupDone = true;
+      startTime = System.currentTimeMillis();
+      state = JobStatus.State.RUNNING;
+      if (maps.length == 0) {
+        mapsComplete();
+      }
+      for (TaskInProgress tip : maps) {
+        enqueue(() -> runAttempt(tip));
+      }
+    }
+  }
+
+  private void mapsComplete() {
+    if (reduces.length == 0) {
+      enqueue(this::commit);
+    }
+    for (TaskInProgress tip : reduces) {
+      enqueue(() -> runAttempt(tip));
+    }
+  }
+
+  private void runAttempt(TaskInProgress tip) {
+    boolean isMap = tip.id.getTaskType() == TaskType.MAP;
+    TaskAttempt attempt;
+    long start = System.currentTimeMillis();
+    synchronized (this) {
+      if (terminating) {
+        return;
+      }
+      attempt = new TaskAttempt(env, new org.apache.hadoop.mapred.TaskAttemptID(
+          org.apache.hadoop.mapred.TaskID.downgrade(tip.id), tip.attempts++));
+      tip.running = attempt;
+      tip.runningThread = Thread.currentThread();
+      tip.status = TIPStatus.RUNNING;
+      if (tip.startTime == 0) {
+        tip.startTime = start;
+      }
+      counters.findCounter(isMap ? JobCounter.TOTAL_LAUNCHED_MAPS : JobCounter.TOTAL_LAUNCHED_REDUCES)
+          .increment(1);
+      Map<String, Object> e = history.event("TASK_ATTEMPT_STARTED", start);
+      e.put("attemptId", attempt.id().toString());
+      e.put("taskType", isMap ? "MAP" : "REDUCE");
+      e.put("slot", Thread.currentThread().getName());
+    }
+    if (isMap) {
+      attempt.reporter().getCounter(TaskCounter.SPLIT_RAW_BYTES)
+          .increment(submission.splits().rawBytes()[tip.index]);
+    }
+    try {
+      Object split = isMap ? submission.splits().splits()[tip.index] : null;
+      MapOutput output = inJobContext(() -> TaskRunner.run(attempt, split));
+      attemptSucceeded(tip, attempt, output, start);
+    } catch (Throwable t) {
+      attemptFailed(tip, attempt, t, start);
+    }
+  }
+
+  private synchronized void attemptSucceeded(TaskInProgress tip, TaskAttempt attempt, MapOutput output,
+                                             long start) {
+    boolean isMap = tip.id.getTaskType() == TaskType.MAP;
+    long now = System.currentTimeMillis();
+    tip.running = null;
+    tip.runningThread = null;
+    if (terminating) {
+      if (output != null) {
+        output.release();
+      }
+      recordAttemptEnd(attempt, "KILLED", start, now, null);
+      return;
+    }
+    tip.status = TIPStatus.COMPLETE;
+    tip.finishTime = now;
+    tip.counters = new Counters(attempt.reporter().counters());
+    counters.incrAllCounters(attempt.reporter().counters());
+    counters.findCounter(isMap ? JobCounter.MILLIS_MAPS : JobCounter.MILLIS_REDUCES).increment(now - start);
+    events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
+        TaskCompletionEvent.Status.SUCCEEDED, ""));
+    recordAttemptEnd(attempt, "SUCCEEDED", start, now, null);
+    if (isMap) {
+      if (output != null) {
+        env.shuffle().publish(tip.index, output);
+      }
+      if (++completedMaps == maps.length) {
+        mapsComplete();
+      }
+    } else {
+      env.shuffle().releasePartition(tip.index);
+      if (++completedReduces == reduces.length) {
+        enqueue(this::commit);
+      }
+    }
+  }
+
+  private synchronized void attemptFailed(TaskInProgress tip, TaskAttempt attempt, Throwable cause,
+                                          long start) {
+    boolean isMap = tip.id.getTaskType() == TaskType.MAP;
+    long now = System.currentTimeMillis();
+    tip.running = null;
+    tip.runningThread = null;
+    boolean killed = terminating || tip.killRequested;
+    tip.killRequested = false;
+    String diagnostic = StringUtils.stringifyException(cause);
+    tip.diagnostics.add(diagnostic);
+    events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
+        killed ? TaskCompletionEvent.Status.KILLED : TaskCompletionEvent.Status.FAILED, ""));
+    recordAttemptEnd(attempt, killed ? "KILLED" : "FAILED", start, now, diagnostic);
+    if (terminating) {
+      return;
+    }
+    if (!killed) {
+      tip.failures++;
+      counters.findCounter(isMap ? JobCounter.NUM_FAILED_MAPS : JobCounter.NUM_FAILED_REDUCES).increment(1);
+      LOG.warn("Task attempt " + attempt.id() + " failed (" + tip.failures + " of "
+          + (isMap ? maxMapAttempts : maxReduceAttempts) + " attempts): " + cause);
+    }
+    if (tip.failures < (isMap ? maxMapAttempts : maxReduceAttempts)) {
+      tip.status = TIPStatus.PENDING;
+      enqueue(() -> runAttempt(tip));
+      return;
+    }
+    tip.status = TIPStatus.FAILED;
+    tip.finishTime = now;
+    terminate(JobStatus.State.FAILED, "Task failed " + tip.id + "\n"
+        + "Job failed as tasks failed. failedMaps:" + (isMap ? 1 : 0) + " failedReduces:" + (isMap ? 0 : 1)
+        + "\nLast attempt " + attempt.id() + " failed with: " + firstLine(cause));
+  }
+
+  private static String firstLine(Throwable t) {
+    Throwable root = t;
+    String text = root.toString();
+    while (root.getCause() != null && root.getCause() != root
+        && (root instanceof UndeclaredThrowableException || root.getMessage() == null)) {
+      root = root.getCause();
+      text = root.toString();
+    }
+    return text;
+  }
+
+  private void recordAttemptEnd(TaskAttempt attempt, String status, long start, long end, String error) {
+    Map<String, Object> e = history.event("TASK_ATTEMPT_FINISHED", end);
+    e.put("attemptId", attempt.id().toString());
+    e.put("taskType", attempt.id().getTaskType().name());
+    e.put("status", status);
+    e.put("startTime", start);
+    e.put("finishTime", end);
+    e.put("counters", JobHistoryWriter.counters(attempt.reporter().counters()));
+    if (error != null) {
+      e.put("error", error);
+    }
+  }
+
+  private void commit() {
+    try {
+      inJobContext(() -> {
+        committer.commitJob(jobContext);
+        return null;
+      });
+    } catch (Throwable t) {
+      LOG.error("Job commit failed for " + id, t);
+      synchronized (this) {
+        terminate(JobStatus.State.FAILED, "Job commit failed: " + StringUtils.stringifyException(t));
+      }
+      return;
+    }
+    finish(JobStatus.State.SUCCEEDED);
+  }
+
+  /** Stops the job: drops queued work, stops running attempts; the abort follows once all stopped. */
+  private void terminate(JobStatus.State finalState, String info) {
+    if (terminating) {
+      return;
+    }
+    terminating = true;
+    terminalState = finalState;
+    failureInfo = info;
+    inFlight -= pool.clear(queue);
+    for (TaskInProgress[] tips : new TaskInProgress[][] {maps, reduces}) {
+      for (TaskInProgress tip : tips) {
+        if (tip.running != null) {
+          tip.running.reporter().kill();
+          tip.runningThread.interrupt();
+        }
+      }
+    }
+    maybeCleanup();
+  }
+
+  private void maybeCleanup() {
+    if (terminating && inFlight == 0 && !cleanupQueued) {
+      cleanupQueued = true;
+      inFlight++;
+      pool.enqueue(queue, this::abort);
+    }
+  }
+
+  private void abort() {
+    try {
+      if (committer != null) {
+        inJobContext(() -> {
+          committer.abortJob(jobContext, terminalState == JobStatus.State.KILLED
+              ? JobStatus.State.KILLED : JobStatus.State.FAILED);
+          return null;
+        });
+      }
+    } catch (Throwable t) {
+      LOG.error("Job abort failed for " + id, t);
+    } finally {
+      finish(terminalState);
+    }
+  }
+
+  private void finish(JobStatus.State finalState) {
+    long now = System.currentTimeMillis();
+    synchronized (this) {
+      Map<String, Object> e = history.event("JOB_FINISHED", now);
+      e.put("jobId", id.toString());
+      e.put("status", finalState.name());
+      e.put("submitTime", submitTime);
+      e.put("startTime", startTime);
+      e.put("finishTime", now);
+      e.put("finishedMaps", completedMaps);
+      e.put("finishedReduces", completedReduces);
+      e.put("counters", JobHistoryWriter.counters(counters));
+      if (finalState != JobStatus.State.SUCCEEDED) {
+        e.put("failureInfo", failureInfo);
+      }
+    }
+    try {
+      history.write(historyFile);
+    } catch (IOException ex) {
+      LOG.warn("Could not write job history to " + historyFile + ": " + ex);
+    }
+    env.shuffle().releaseAll();
+    FileUtil.fullyDelete(submission.jobDir());
+    try {
+      inJobContext(() -> submission.submitDir().getFileSystem(conf).delete(submission.submitDir(), true));
+    } catch (Exception ex) {
+      LOG.warn("Could not delete staging directory " + submission.submitDir() + ": " + ex);
+    }
+    try {
+      org.apache.hadoop.fs.FileSystem.closeAllForUGI(submission.ugi());
+      submission.resources().close();
+    } catch (IOException ex) {
+      LOG.debug("closing job resources", ex);
+    }
+    pool.unregister(queue);
+    synchronized (this) {
+      state = finalState;
+      finishTime = System.currentTimeMillis();
+      notifyAll();
+    }
+    onFinish.run();
+  }
+
+  // ---- client-facing views ----------------------------------------------------------------
+
+  public synchronized void kill() {
+    if (!isComplete()) {
+      terminate(JobStatus.State.KILLED, "Job " + id + " killed by the client");
+    }
+  }
+
+  /** Stops one running attempt; it is retried unless {@code shouldFail} made it count as failed. */
+  public synchronized boolean killTask(org.apache.hadoop.mapreduce.TaskAttemptID attemptId, boolean shouldFail) {
+    for (TaskInProgress[] tips : new TaskInProgress[][] {maps, reduces}) {
+      for (TaskInProgress tip : tips) {
+        if (tip.running != null && tip.running.id().toString().equals(attemptId.toString())) {
+          tip.killRequested = !shouldFail;
+          tip.running.reporter().kill();
+          tip.runningThread.interrupt();
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  public synchronized boolean isComplete() {
+    return state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
+        || state == JobStatus.State.KILLED;
+  }
+
+  public synchronized void awaitCompletion() throws InterruptedException {
+    while (!isComplete()) {
+      wait();
+    }
+  }
+
+  public synchronized JobStatus status() {
+    float setup = setupDone || isComplete() ? 1f : 0f;
+    EngineJobStatus status = new EngineJobStatus(id, setup, progress(maps), progress(reduces),
+        isComplete() ? 1f : 0f, state, conf.getUser(), conf.getJobName(), conf.getQueueName(),
+        new Path(submission.submitDir(), "job.xml").toString(), historyFile.toURI().toString());
+    status.times(submitTime, startTime, finishTime);
+    status.failure(isComplete() && state != JobStatus.State.SUCCEEDED ? failureInfo : "");
+    return status;
+  }
+
+  private float progress(TaskInProgress[] tips) {
+    if (tips.length == 0) {
+      return setupDone ? 1f : 0f;
+    }
+    float sum = 0;
+    for (TaskInProgress tip : tips) {
+      sum += tip.progress();
+    }
+    return sum / tips.length;
+  }
+
+  public synchronized Counters counters() {
+    return new Counters(counters);
+  }
+
+  public synchronized TaskReport[] taskReports(TaskType type) {
+    TaskInProgress[] tips = type == TaskType.MAP ? maps : type == TaskType.REDUCE ? reduces : new TaskInProgress[0];
+    TaskReport[] reports = new TaskReport[tips.length];
+    for (int i = 0; i < tips.length; i++) {
+      reports[i] = tips[i].report();
+    }
+    return reports;
+  }
+
+  public synchronized TaskCompletionEvent[] events(int from, int max) {
+    if (from >= events.size()) {
+      return TaskCompletionEvent.EMPTY_ARRAY;
+    }
+    int to = Math.min(events.size(), from + max);
+    return events.subList(from, to).toArray(new TaskCompletionEvent[0]);
+  }
+
+  public synchronized String[] diagnostics(org.apache.hadoop.mapreduce.TaskAttemptID attemptId) {
+    TaskInProgress[] tips = attemptId.getTaskType() == TaskType.MAP ? maps : reduces;
+    int index = attemptId.getTaskID().getId();
+    if (index < 0 || index >= tips.length) {
+      return new String[0];
+    }
+    return tips[index].diagnostics.toArray(new String[0]);
+  }
+
+  public synchronized int runningTasks(TaskType type) {
+    int n = 0;
+    for (TaskInProgress tip : type == TaskType.MAP ? maps : reduces) {
+      if (tip.running != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,49 @@
+package io.vivace.exec;
+
+import io.vivace.task.TaskAttempt;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.mapred.TIPStatus;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskReport;
+
+/** One map or reduce task of a job across its attempts. Guarded by the owning {@link JobRun}. */
+final class TaskInProgress {
+
+  final TaskID id;
+  final int index;
+  int attempts;
+  int failures;
+  boolean killRequested;
+  TIPStatus status = TIPStatus.PENDING;
+  TaskAttempt running;
+  Thread runningThread;
+  long startTime;
+  long finishTime;
+  Counters counters = new Counters();
+  final List<String> diagnostics = new ArrayList<>();
+
+  TaskInProgress(TaskID id, int index) {
+    this.id = id;
+    this.index = index;
+  }
+
+  boolean isDone() {
+    return status == TIPStatus.COMPLETE || status == TIPStatus.FAILED || status == TIPStatus.KILLED;
+  }
+
+  float progress() {
+    if (status == TIPStatus.COMPLETE) {
+      return 1f;
+    }
+    TaskAttempt attempt = running;
+    return attempt == null ? 0f : Math.min(1f, attempt.reporter().getProgress());
+  }
+
+  TaskReport report() {
+    String state = running != null ? running.reporter().status() : status.name();
+    return new TaskReport(org.apache.hadoop.mapred.TaskID.downgrade(id), progress(), state,
+        diagnostics.toArray(new String[0]), status, startTime, finishTime, counters);
+  }
+}

@@ -1,0 +1,421 @@
+package io.vivace.sort;
+
+import io.vivace.merge.SegmentMerger;
+import io.vivace.shuffle.FileSegment;
+import io.vivace.shuffle.MapOutput;
+import io.vivace.shuffle.MemorySegment;
+import io.vivace.shuffle.PartitionedFileWriter;
+import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentWriter;
+import io.vivace.shuffle.ShuffleMemory;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.serializer.Serializer;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.util.IndexedSortable;
+import org.apache.hadoop.util.QuickSort;
+
+/**
+ * Collects one map task's output: records are serialised back to back into one large byte array
+ * and described by a compact int index (partition, key start, value start, value end). When the
+ * buffer reaches {@code mapreduce.task.io.sort.mb} the index is sorted by partition and raw key,
+ * the combiner runs, and the run is spilled to a local file. {@link #finish()} yields the task's
+ * {@link MapOutput}: kept in memory when nothing spilled and the shuffle budget allows, otherwise
+ * the spills merged into one partitioned file.
+ */
+public final class MapOutputBuffer<K, V> {
+
+  static final int PARTITION = 0;
+  static final int KEY_START = 1;
+  static final int VALUE_START = 2;
+  static final int VALUE_END = 3;
+  static final int META_INTS = 4;
+  private static final int META_BYTES = META_INTS * Integer.BYTES;
+
+  /** Everything the buffer needs from the task. */
+  public record Settings(int partitions, long limitBytes, RawComparator<?> comparator,
+                         Combiner combiner, int minSpillsForCombine, int sortFactor,
+                         File spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters) {
+  }
+
+  private final Settings settings;
+  private final SortBuffers buffers;
+  private final RecordSink sink = new RecordSink();
+  private final Serializer<K> keySerializer;
+  private final Serializer<V> valueSerializer;
+  private final List<FileSegment[]> spills = new ArrayList<>();
+  private final List<File> spillFiles = new ArrayList<>();
+  private byte[] data;
+  private int[] meta;
+  private int dataEnd;
+  private int records;
+
+  public MapOutputBuffer(Settings settings, Serializer<K> keySerializer, Serializer<V> valueSerializer)
+      throws IOException {
+    if (settings.limitBytes() <= META_BYTES || settings.limitBytes() > Integer.MAX_VALUE - 8) {
+      throw new IOException("Invalid \"mapreduce.task.io.sort.mb\": " + (settings.limitBytes() >> 20));
+    }
+    this.settings = settings;
+    this.buffers = SortBuffers.ofCurrentThread();
+    this.data = buffers.data;
+    this.meta = buffers.meta;
+    this.keySerializer = keySerializer;
+    this.valueSerializer = valueSerializer;
+    keySerializer.open(sink);
+    valueSerializer.open(sink);
+  }
+
+  public void collect(K key, V value, int partition) throws IOException, InterruptedException {
+    int recordStart = dataEnd;
+    sink.begin();
+    keySerializer.serialize(key);
+    int valueStart = sink.position();
+    valueSerializer.serialize(value);
+    int end = sink.position();
+    settings.counters().outputRecords().increment(1);
+    settings.counters().outputBytes().increment(end - recordStart);
+    if (sink.overflowed()) {
+      placeOverflowedRecord(partition, recordStart, valueStart - recordStart, end - recordStart);
+    } else {
+      dataEnd = end;
+      index(partition, recordStart, valueStart, end);
+    }
+    if (used() >= settings.limitBytes()) {
+      spill();
+    }
+  }
+
+  private long used() {
+    return (long) dataEnd + (long) records * META_BYTES;
+  }
+
+  private void index(int partition, int keyStart, int valueStart, int end) {
+    int m = records * META_INTS;
+    if (m + META_INTS > meta.length) {
+      meta = Arrays.copyOf(meta, meta.length * 2);
+      buffers.meta = meta;
+    }
+    meta[m + PARTITION] = partition;
+    meta[m + KEY_START] = keyStart;
+    meta[m + VALUE_START] = valueStart;
+    meta[m + VALUE_END] = end;
+    records++;
+  }
+
+  /** A record that did not fit: spill what is buffered, then buffer it alone or spill it alone. */
+  private void placeOverflowedRecord(int partition, int recordStart, int keyLength, int length)
+      throws IOException, InterruptedException {
+    byte[] record = sink.takeRecord(recordStart);
+    dataEnd = recordStart;
+    if (records > 0) {
+      spill();
+    }
+    if (length + META_BYTES <= settings.limitBytes()) {
+      ensureData(length);
+      System.arraycopy(record, 0, data, 0, length);
+      dataEnd = length;
+      index(partition, 0, keyLength, length);
+    } else {
+      byte[] saved = data;
+      int[] savedMeta = meta;
+      data = record;
+      meta = new int[] {partition, 0, keyLength, length};
+      records = 1;
+      dataEnd = length;
+      spill();
+      data = saved;
+      meta = savedMeta;
+    }
+  }
+
+  private void ensureData(int needed) {
+    if (needed > data.length) {
+      long grown = Math.max((long) data.length * 2, needed);
+      data = Arrays.copyOf(data, (int) Math.min(grown, settings.limitBytes()));
+      buffers.data = data;
+    }
+  }
+
+  private void sortIndex() {
+    if (records < 2) {
+      return;
+    }
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    RawComparator<Object> comparator = (RawComparator) settings.comparator();
+    final byte[] d = data;
+    final int[] m = meta;
+    new QuickSort().sort(new IndexedSortable() {
+      @Override
+      public int compare(int i, int j) {
+        int mi = i * META_INTS;
+        int mj = j * META_INTS;
+        int c = Integer.compare(m[mi + PARTITION], m[mj + PARTITION]);
+        if (c != 0) {
+          return c;
+        }
+        int ki = m[mi + KEY_START];
+        int kj = m[mj + KEY_START];
+        return comparator.compare(d, ki, m[mi + VALUE_START] - ki, d, kj, m[mj + VALUE_START] - kj);
+      }
+
+      @Override
+      public void swap(int i, int j) {
+        int mi = i * META_INTS;
+        int mj = j * META_INTS;
+        for (int k = 0; k < META_INTS; k++) {
+          int t = m[mi + k];
+          m[mi + k] = m[mj + k];
+          m[mj + k] = t;
+        }
+      }
+    }, 0, records);
+  }
+
+  /** Writes the sorted buffer, partition by partition, combining when a combiner is set. */
+  private void writeSorted(PartitionedFileWriter out, boolean combine)
+      throws IOException, InterruptedException {
+    int i = 0;
+    while (i < records) {
+      int partition = meta[i * META_INTS + PARTITION];
+      int j = i;
+      while (j < records && meta[j * META_INTS + PARTITION] == partition) {
+        j++;
+      }
+      writeRun(new SortedRun(data, meta, i, j), out.startPartition(partition), combine);
+      i = j;
+    }
+  }
+
+  private void writeRun(RawKeyValueIterator run, SegmentWriter out, boolean combine)
+      throws IOException, InterruptedException {
+    if (combine && settings.combiner() != null) {
+      settings.combiner().combine(run, out);
+    } else {
+      while (run.next()) {
+        out.append(run.getKey(), run.getValue());
+      }
+    }
+  }
+
+  private void spill() throws IOException, InterruptedException {
+    sortIndex();
+    File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
+    spillFiles.add(file);
+    PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions());
+    try {
+      writeSorted(out, true);
+      settings.counters().spilledRecords().increment(out.records());
+      spills.add(out.finish());
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      out.discard();
+      throw e;
+    }
+    dataEnd = 0;
+    records = 0;
+  }
+
+  /** Ends collection and returns the task's sorted, partitioned output. */
+  public MapOutput finish() throws IOException, InterruptedException {
+    try {
+      Segment[] result = spills.isEmpty() ? finishWithoutSpills() : finishAfterSpills();
+      long materialized = 0;
+      for (Segment s : result) {
+        materialized += s == null ? 0 : s.length();
+      }
+      settings.counters().materializedBytes().increment(materialized);
+      return new MapOutput(result);
+    } finally {
+      releaseBufferReferences();
+    }
+  }
+
+  private Segment[] finishWithoutSpills() throws IOException, InterruptedException {
+    sortIndex();
+    DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, dataEnd + records * 2));
+    SegmentWriter writer = new SegmentWriter(bytes);
+    long[] bounds = new long[settings.partitions() + 1];
+    int i = 0;
+    for (int p = 0; p < settings.partitions(); p++) {
+      bounds[p] = writer.position();
+      int j = i;
+      while (j < records && meta[j * META_INTS + PARTITION] == p) {
+        j++;
+      }
+      if (j > i) {
+        writeRun(new SortedRun(data, meta, i, j), writer, true);
+      }
+      i = j;
+    }
+    bounds[settings.partitions()] = writer.position();
+    int length = bytes.getLength();
+    ShuffleMemory memory = settings.shuffleMemory();
+    Segment[] segments = new Segment[settings.partitions()];
+    if (memory.tryReserve(length)) {
+      byte[] array = bytes.getData();
+      for (int p = 0; p < segments.length; p++) {
+        int len = (int) (bounds[p + 1] - bounds[p]);
+        if (len > 0) {
+          segments[p] = new MemorySegment(array, (int) bounds[p], len, memory::release);
+        }
+      }
+      return segments;
+    }
+    return writeToDisk(bytes.getData(), bounds, writer.records());
+  }
+
+  /** The in-memory output did not fit the shuffle budget: the same bytes go to one local file. */
+  private Segment[] writeToDisk(byte[] array, long[] bounds, long recordCount) throws IOException {
+    File file = new File(settings.spillDir(), "file.out");
+    try (OutputStream out = new FileOutputStream(file)) {
+      out.write(array, 0, (int) bounds[bounds.length - 1]);
+    } catch (IOException e) {
+      file.delete();
+      throw e;
+    }
+    int partitions = settings.partitions();
+    AtomicInteger refs = new AtomicInteger();
+    Segment[] segments = new Segment[partitions];
+    for (int p = 0; p < partitions; p++) {
+      long len = bounds[p + 1] - bounds[p];
+      if (len > 0) {
+        refs.incrementAndGet();
+        segments[p] = new FileSegment(file, bounds[p], len, refs);
+      }
+    }
+    if (refs.get() == 0) {
+      file.delete();
+    }
+    settings.counters().spilledRecords().increment(recordCount);
+    return segments;
+  }
+
+  private Segment[] finishAfterSpills() throws IOException, InterruptedException {
+    if (records > 0) {
+      spill();
+    }
+    if (spills.size() == 1) {
+      return spills.get(0);
+    }
+    boolean combine = settings.combiner() != null && spills.size() >= settings.minSpillsForCombine();
+    File file = new File(settings.spillDir(), "file.out");
+    PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions());
+    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
+    try {
+      for (int p = 0; p < settings.partitions(); p++) {
+        List<Segment> segments = new ArrayList<>();
+        for (FileSegment[] spill : spills) {
+          if (spill[p] != null) {
+            segments.add(spill[p]);
+          }
+        }
+        if (segments.isEmpty()) {
+          continue;
+        }
+        try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
+          writeRun(merged, out.startPartition(p), combine);
+        }
+      }
+      settings.counters().spilledRecords().increment(out.records() + merger.spilledRecords());
+      FileSegment[] result = out.finish();
+      releaseSpills();
+      return result;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      out.discard();
+      throw e;
+    }
+  }
+
+  private void releaseSpills() {
+    for (FileSegment[] spill : spills) {
+      for (FileSegment s : spill) {
+        if (s != null) {
+          s.release();
+        }
+      }
+    }
+    spills.clear();
+  }
+
+  /** Removes every file this buffer wrote (failed or killed attempt). */
+  public void abort() {
+    releaseSpills();
+    for (File f : spillFiles) {
+      f.delete();
+    }
+    releaseBufferReferences();
+  }
+
+  private void releaseBufferReferences() {
+    records = 0;
+    dataEnd = 0;
+  }
+
+  /**
+   * The serialisers' output stream: writes into the sort buffer, growing it up to the limit; bytes
+   * of a record that cannot fit go to an overflow buffer instead.
+   */
+  private final class RecordSink extends OutputStream {
+    private final DataOutputBuffer overflow = new DataOutputBuffer();
+    private boolean overflowed;
+    private int position;
+
+    void begin() {
+      position = dataEnd;
+      overflowed = false;
+      overflow.reset();
+    }
+
+    boolean overflowed() {
+      return overflowed;
+    }
+
+    int position() {
+      return overflowed ? position + overflow.getLength() : position;
+    }
+
+    /** The bytes of the record that began at {@code recordStart}, copied out of both buffers. */
+    byte[] takeRecord(int recordStart) {
+      int inData = position - recordStart;
+      byte[] record = new byte[inData + overflow.getLength()];
+      System.arraycopy(data, recordStart, record, 0, inData);
+      System.arraycopy(overflow.getData(), 0, record, inData, overflow.getLength());
+      overflow.reset();
+      overflowed = false;
+      return record;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      if (!overflowed && position < data.length) {
+        data[position++] = (byte) b;
+      } else {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (!overflowed) {
+        long needed = (long) position + len;
+        if (needed > data.length && data.length < settings.limitBytes()) {
+          ensureData((int) Math.min(needed, settings.limitBytes()));
+        }
+        if (needed <= data.length) {
+          System.arraycopy(b, off, data, position, len);
+          position += len;
+          return;
+        }
+        overflowed = true;
+      }
+      overflow.write(b, off, len);
+    }
+  }
+}

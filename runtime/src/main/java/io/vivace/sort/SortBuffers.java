@@ -1,0 +1,17 @@
+package io.vivace.sort;
+
+/**
+ * The sort buffer arrays of one worker thread, kept between tasks: touching fresh memory is
+ * expensive, so a warm worker reuses what earlier tasks grew.
+ */
+final class SortBuffers {
+
+  private static final ThreadLocal<SortBuffers> OF_THREAD = ThreadLocal.withInitial(SortBuffers::new);
+
+  byte[] data = new byte[64 * 1024];
+  int[] meta = new int[4 * 1024];
+
+  static SortBuffers ofCurrentThread() {
+    return OF_THREAD.get();
+  }
+}

@@ -1,0 +1,144 @@
+package io.vivace.task;
+
+import io.vivace.counters.FileSystemBytes;
+import io.vivace.shuffle.MapOutput;
+import io.vivace.sort.MapOutputBuffer;
+import java.io.IOException;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.OutputFormat;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
+import org.apache.hadoop.mapreduce.task.MapContextImpl;
+import org.apache.hadoop.util.ReflectionUtils;
+
+/** A map attempt of a job written against the new {@code mapreduce} API. */
+final class NewApiMapTask {
+
+  private NewApiMapTask() {
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static MapOutput run(TaskAttempt attempt, InputSplit split) throws Exception {
+    JobConf conf = attempt.conf();
+    TaskAttemptContext context = attempt.newApiContext();
+    TaskReporter reporter = attempt.reporter();
+    attempt.setupOutput();
+    InputFormat inputFormat = ReflectionUtils.newInstance(context.getInputFormatClass(), conf);
+    Mapper mapper = ReflectionUtils.newInstance(context.getMapperClass(), conf);
+    TrackedReader reader = new TrackedReader(inputFormat.createRecordReader(split, context), reporter,
+        split instanceof FileSplit fileSplit ? FileSystemBytes.of(fileSplit.getPath(), conf) : null);
+    MapOutputBuffer buffer = null;
+    RecordWriter writer;
+    if (attempt.env().reduces() == 0) {
+      OutputFormat outputFormat = ReflectionUtils.newInstance(context.getOutputFormatClass(), conf);
+      writer = new OutputWriters.NewApiDirect(outputFormat.getRecordWriter(context), reporter,
+          reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS), conf);
+    } else {
+      buffer = SortBufferFactory.create(attempt);
+      writer = new OutputWriters.NewApiPartitioned(buffer, attempt);
+    }
+    try {
+      MapContextImpl mapContext = new MapContextImpl(conf, attempt.id(), reader, writer,
+          attempt.committer(), reporter, split);
+      Mapper.Context mapperContext = new WrappedMapper().getMapContext(mapContext);
+      reader.initialize(split, mapperContext);
+      mapper.run(mapperContext);
+      reader.close();
+      writer.close(mapperContext);
+      return buffer == null ? null : buffer.finish();
+    } catch (Exception | Error e) {
+      closeQuietly(reader);
+      if (buffer != null) {
+        buffer.abort();
+      }
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(RecordReader<?, ?> reader) {
+    try {
+      reader.close();
+    } catch (IOException | RuntimeException ignored) {
+      // the attempt is failing already
+    }
+  }
+
+  /** Counts input records and bytes, reports progress and stops a killed attempt. */
+  private static final class TrackedReader<K, V> extends RecordReader<K, V> {
+    private final RecordReader<K, V> real;
+    private final TaskReporter reporter;
+    private final Counter inputRecords;
+    private final Counter bytesRead;
+    private final FileSystemBytes fileBytes;
+    private boolean closed;
+
+    TrackedReader(RecordReader<K, V> real, TaskReporter reporter, FileSystemBytes fileBytes) {
+      this.real = real;
+      this.reporter = reporter;
+      this.inputRecords = reporter.getCounter(TaskCounter.MAP_INPUT_RECORDS);
+      this.bytesRead = reporter.getCounter(FileInputFormatCounter.BYTES_READ);
+      this.fileBytes = fileBytes;
+    }
+
+    @Override
+    public void initialize(InputSplit split, TaskAttemptContext context)
+        throws IOException, InterruptedException {
+      long before = readSoFar();
+      real.initialize(split, context);
+      bytesRead.increment(readSoFar() - before);
+    }
+
+    @Override
+    public boolean nextKeyValue() throws IOException, InterruptedException {
+      reporter.checkKilled();
+      long before = readSoFar();
+      boolean more = real.nextKeyValue();
+      bytesRead.increment(readSoFar() - before);
+      if (more) {
+        inputRecords.increment(1);
+        if ((inputRecords.getValue() & 0xFF) == 0) {
+          reporter.setProgress(real.getProgress());
+        }
+      }
+      return more;
+    }
+
+    private long readSoFar() {
+      return fileBytes == null ? 0 : fileBytes.read();
+    }
+
+    @Override
+    public K getCurrentKey() throws IOException, InterruptedException {
+      return real.getCurrentKey();
+    }
+
+    @Override
+    public V getCurrentValue() throws IOException, InterruptedException {
+      return real.getCurrentValue();
+    }
+
+    @Override
+    public float getProgress() throws IOException, InterruptedException {
+      return real.getProgress();
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!closed) {
+        closed = true;
+        long before = readSoFar();
+        real.close();
+        bytesRead.increment(readSoFar() - before);
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.vivace.task;
+
+import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.mapred.JobConf;
+import io.vivace.merge.MergingIterator;
+import org.apache.hadoop.mapreduce.OutputFormat;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
+import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
+import org.apache.hadoop.util.ReflectionUtils;
+
+/** A reduce attempt of a job written against the new {@code mapreduce} API. */
+final class NewApiReduceTask {
+
+  private NewApiReduceTask() {
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static void run(TaskAttempt attempt) throws Exception {
+    JobConf conf = attempt.conf();
+    TaskAttemptContext context = attempt.newApiContext();
+    TaskReporter reporter = attempt.reporter();
+    attempt.setupOutput();
+    Reducer reducer = ReflectionUtils.newInstance(context.getReducerClass(), conf);
+    OutputFormat outputFormat = ReflectionUtils.newInstance(context.getOutputFormatClass(), conf);
+    try (MergingIterator input = ReduceInput.open(attempt)) {
+      RecordWriter writer = new OutputWriters.NewApiDirect(outputFormat.getRecordWriter(context),
+          reporter, reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS), conf);
+      ReduceContextImpl reduceContext = new ReduceContextImpl(conf, attempt.id(), input,
+          reporter.getCounter(TaskCounter.REDUCE_INPUT_GROUPS),
+          reporter.getCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
+          (RawComparator) conf.getOutputValueGroupingComparator(), conf.getMapOutputKeyClass(),
+          conf.getMapOutputValueClass());
+      Reducer.Context reducerContext = new WrappedReducer().getReducerContext(reduceContext);
+      reducer.run(reducerContext);
+      writer.close(reducerContext);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.vivace.task;
+
+import io.vivace.merge.SegmentMerger;
+import io.vivace.shuffle.Segment;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.mapred.JobConf;
+import io.vivace.merge.MergingIterator;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskCounter;
+
+/** Fetches a reduce partition's segments from every map (in memory, no sockets) and merges them. */
+final class ReduceInput {
+
+  private ReduceInput() {
+  }
+
+  static MergingIterator open(TaskAttempt attempt) throws IOException {
+    JobConf conf = attempt.conf();
+    TaskReporter reporter = attempt.reporter();
+    List<Segment> segments = attempt.env().shuffle().segmentsFor(attempt.partition());
+    long bytes = 0;
+    for (Segment s : segments) {
+      bytes += s.length();
+    }
+    reporter.getCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
+    reporter.getCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
+    reporter.getCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(segments.size());
+    SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
+        conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
+        attempt.scratchDir());
+    MergingIterator merged = merger.merge(segments);
+    reporter.getCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
+    return merged;
+  }
+}

@@ -1,0 +1,138 @@
+package io.vivace.task;
+
+import java.io.File;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.FileOutputCommitter;
+import org.apache.hadoop.mapred.FileOutputFormat;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.TaskAttemptContextImpl;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.OutputCommitter;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.util.ReflectionUtils;
+
+/**
+ * One attempt of a task: its own copy of the job configuration carrying the task keys Hadoop sets,
+ * its contexts, its output committer and its scratch directory.
+ */
+public final class TaskAttempt {
+
+  private final TaskEnvironment env;
+  private final TaskAttemptID id;
+  private final JobConf conf;
+  private final TaskReporter reporter = new TaskReporter();
+  private final File scratchDir;
+  private org.apache.hadoop.mapreduce.TaskAttemptContext newApiContext;
+  private TaskAttemptContextImpl committerContext;
+  private OutputCommitter committer;
+
+  public TaskAttempt(TaskEnvironment env, TaskAttemptID id) {
+    this.env = env;
+    this.id = id;
+    this.conf = new JobConf(env.jobConf());
+    boolean isMap = id.getTaskType() == TaskType.MAP;
+    conf.set(MRJobConfig.TASK_ATTEMPT_ID, id.toString());
+    conf.set(MRJobConfig.TASK_ID, id.getTaskID().toString());
+    conf.setBoolean(MRJobConfig.TASK_ISMAP, isMap);
+    conf.setInt(MRJobConfig.TASK_PARTITION, id.getTaskID().getId());
+    conf.set(MRJobConfig.ID, env.jobId().toString());
+    this.scratchDir = new File(env.jobLocalDir(), id.toString());
+  }
+
+  public TaskAttemptID id() {
+    return id;
+  }
+
+  public JobConf conf() {
+    return conf;
+  }
+
+  public TaskReporter reporter() {
+    return reporter;
+  }
+
+  public TaskEnvironment env() {
+    return env;
+  }
+
+  public int partition() {
+    return id.getTaskID().getId();
+  }
+
+  /** The attempt's directory for spills and merges, created on first use. */
+  public File scratchDir() {
+    if (!scratchDir.isDirectory() && !scratchDir.mkdirs() && !scratchDir.isDirectory()) {
+      throw new IllegalStateException("cannot create task scratch directory " + scratchDir);
+    }
+    return scratchDir;
+  }
+
+  /** The new-API context handed to input/output formats and user code. */
+  public org.apache.hadoop.mapreduce.TaskAttemptContext newApiContext() {
+    if (newApiContext == null) {
+      newApiContext = new org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl(conf, id, reporter);
+    }
+    return newApiContext;
+  }
+
+  /**
+   * The attempt's output committer, created as Hadoop's Task does: from the new-API output format,
+   * or the old-API committer class. Old-API work output paths are set from it.
+   */
+  public OutputCommitter committer() throws Exception {
+    if (committer == null) {
+      committerContext = new TaskAttemptContextImpl(conf, id);
+      boolean newApi = id.getTaskType() == TaskType.MAP ? conf.getUseNewMapper() : conf.getUseNewReducer();
+      if (newApi) {
+        org.apache.hadoop.mapreduce.OutputFormat<?, ?> format =
+            ReflectionUtils.newInstance(newApiContext().getOutputFormatClass(), conf);
+        committer = format.getOutputCommitter(newApiContext());
+      } else {
+        committer = conf.getOutputCommitter();
+      }
+      Path outputPath = FileOutputFormat.getOutputPath(conf);
+      if (outputPath != null) {
+        if (committer instanceof FileOutputCommitter fileCommitter) {
+          FileOutputFormat.setWorkOutputPath(conf, fileCommitter.getTaskAttemptPath(committerContext));
+        } else {
+          FileOutputFormat.setWorkOutputPath(conf, outputPath);
+        }
+      }
+    }
+    return committer;
+  }
+
+  /** The context committer calls take; it is an old-API context so both APIs' committers accept it. */
+  public TaskAttemptContextImpl committerContext() throws Exception {
+    committer();
+    return committerContext;
+  }
+
+  /** Sets the committer up for the attempt. */
+  public void setupOutput() throws Exception {
+    committer().setupTask(committerContext());
+  }
+
+  public void commitOutput() throws Exception {
+    if (committer().needsTaskCommit(committerContext())) {
+      committer().commitTask(committerContext());
+    }
+  }
+
+  /** Drops what the attempt wrote: committer output, spills, merges. Never throws. */
+  public void abort() {
+    try {
+      if (committer != null) {
+        committer.abortTask(committerContext);
+      }
+    } catch (Exception ignored) {
+      // best effort; the job's abort removes _temporary anyway
+    }
+    deleteScratch();
+  }
+
+  public void deleteScratch() {
+    org.apache.hadoop.fs.FileUtil.fullyDelete(scratchDir);
+  }
+}

@@ -1,0 +1,12 @@
+package io.vivace.task;
+
+import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.ShuffleRegistry;
+import java.io.File;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobID;
+
+/** What every task attempt of a job shares: the job's configuration, its shuffle and its local dir. */
+public record TaskEnvironment(JobConf jobConf, JobID jobId, int maps, int reduces,
+                              ShuffleRegistry shuffle, ShuffleMemory shuffleMemory, File jobLocalDir) {
+}

@@ -1,0 +1,93 @@
+package io.vivace.task;
+
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapreduce.StatusReporter;
+
+/**
+ * The counters, status and progress of one task attempt, seen by user code through both APIs
+ * (new-API contexts take a {@link StatusReporter}, old-API code a {@link Reporter}).
+ */
+public final class TaskReporter extends StatusReporter implements Reporter {
+
+  private final Counters counters = new Counters();
+  private volatile String status = "";
+  private volatile float progress;
+  private volatile boolean killed;
+  private InputSplit inputSplit;
+
+  public Counters counters() {
+    return counters;
+  }
+
+  /** Asks the attempt to stop at its next record. */
+  public void kill() {
+    killed = true;
+  }
+
+  /** Throws when the attempt was asked to stop; called between records. */
+  public void checkKilled() throws InterruptedException {
+    if (killed) {
+      throw new InterruptedException("task attempt killed");
+    }
+  }
+
+  public String status() {
+    return status;
+  }
+
+  public void setProgress(float progress) {
+    this.progress = progress;
+  }
+
+  void setInputSplit(InputSplit split) {
+    this.inputSplit = split;
+  }
+
+  @Override
+  public Counters.Counter getCounter(Enum<?> name) {
+    synchronized (counters) {
+      return counters.findCounter(name);
+    }
+  }
+
+  @Override
+  public Counters.Counter getCounter(String group, String name) {
+    synchronized (counters) {
+      return counters.findCounter(group, name);
+    }
+  }
+
+  @Override
+  public void incrCounter(Enum<?> key, long amount) {
+    getCounter(key).increment(amount);
+  }
+
+  @Override
+  public void incrCounter(String group, String counter, long amount) {
+    getCounter(group, counter).increment(amount);
+  }
+
+  @Override
+  public InputSplit getInputSplit() {
+    if (inputSplit == null) {
+      throw new UnsupportedOperationException("Input only available on map");
+    }
+    return inputSplit;
+  }
+
+  @Override
+  public void progress() {
+  }
+
+  @Override
+  public float getProgress() {
+    return progress;
+  }
+
+  @Override
+  public void setStatus(String status) {
+    this.status = status == null ? "" : status;
+  }
+}
