@@ -1,0 +1,454 @@
+package io.vivace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.StringTokenizer;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code ./vivace} launcher, run as a process: commands, class path, exit codes, messages. */
+class LauncherTest {
+
+
+  /** A Tool that prints what reached it: -D values, a -libjars class, a HADOOP_CLASSPATH file. */
+  private static final String PRINT_CONF_SOURCE = """
+      package launchertest;
+
+      import java.net.URL;
+      import java.nio.charset.StandardCharsets;
+      import org.apache.hadoop.conf.Configuration;
+      import org.apache.hadoop.conf.Configured;
+      import org.apache.hadoop.mapred.JobConf;
+      import org.apache.hadoop.util.Tool;
+      import org.apache.hadoop.util.ToolRunner;
+
+      public class PrintConf extends Configured implements Tool {
+        public int run(String[] args) throws Exception {
+          Configuration conf = getConf();
+          System.out.println("greeting=" + conf.get("launchertest.greeting"));
+          System.out.println("framework=" + new JobConf(conf).get("mapreduce.framework.name"));
+          String libClass = conf.get("launchertest.libclass");
+          if (libClass != null) {
+            Object helper = conf.getClassByName(libClass).getDeclaredConstructor().newInstance();
+            System.out.println("libjar=" + helper);
+          }
+          URL extra = Thread.currentThread().getContextClassLoader()
+              .getResource("launchertest-extra.txt");
+          System.out.println("extra=" + (extra == null ? null
+              : new String(extra.openStream().readAllBytes(), StandardCharsets.UTF_8).trim()));
+          System.out.println("args=" + String.join(",", args));
+          return conf.getInt("launchertest.exit", 0);
+        }
+
+        public static void main(String[] args) throws Exception {
+          System.exit(ToolRunner.run(new PrintConf(), args));
+        }
+      }
+      """;
+
+  private static final String HELPER_SOURCE = """
+      package launchertest.lib;
+
+      public class Helper {
+        public String toString() {
+          return "helper";
+        }
+      }
+      """;
+
+  private static final String IN_CLASSES_DIR_SOURCE = """
+      package launchertest.nested;
+
+      public class InClassesDir {
+        public String toString() {
+          return "from classes/";
+        }
+      }
+      """;
+
+  private static final String USES_NESTED_SOURCE = """
+      package launchertest;
+
+      public class UsesNested {
+        public static void main(String[] args) {
+          System.out.println("lib=" + new launchertest.lib.Helper());
+          System.out.println("classes=" + new launchertest.nested.InClassesDir());
+          ClassLoader loader = Thread.currentThread().getContextClassLoader();
+          System.out.println("loader=" + loader.getClass().getSimpleName());
+          System.out.println("args=" + String.join(",", args));
+        }
+      }
+      """;
+
+  /** A map-only job whose mapper class exists only in a -libjars jar. */
+  private static final String LIB_MAPPER_JOB_SOURCE = """
+      package launchertest;
+
+      import org.apache.hadoop.conf.Configured;
+      import org.apache.hadoop.fs.Path;
+      import org.apache.hadoop.mapreduce.Job;
+      import org.apache.hadoop.mapreduce.Mapper;
+      import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+      import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+      import org.apache.hadoop.util.Tool;
+      import org.apache.hadoop.util.ToolRunner;
+
+      public class LibMapperJob extends Configured implements Tool {
+        @SuppressWarnings("unchecked")
+        public int run(String[] args) throws Exception {
+          Job job = Job.getInstance(getConf(), "lib mapper");
+          job.setJarByClass(LibMapperJob.class);
+          job.setMapperClass((Class<? extends Mapper>) getConf().getClassByName(
+              "launchertest.lib.UpperMapper"));
+          job.setNumReduceTasks(0);
+          FileInputFormat.addInputPath(job, new Path(args[0]));
+          FileOutputFormat.setOutputPath(job, new Path(args[1]));
+          return job.waitForCompletion(true) ? 0 : 1;
+        }
+
+        public static void main(String[] args) throws Exception {
+          System.exit(ToolRunner.run(new LibMapperJob(), args));
+        }
+      }
+      """;
+
+  private static final String UPPER_MAPPER_SOURCE = """
+      package launchertest.lib;
+
+      import java.io.IOException;
+      import org.apache.hadoop.io.LongWritable;
+      import org.apache.hadoop.io.Text;
+      import org.apache.hadoop.mapreduce.Mapper;
+
+      public class UpperMapper extends Mapper<LongWritable, Text, LongWritable, Text> {
+        protected void map(LongWritable key, Text value, Context context)
+            throws IOException, InterruptedException {
+          context.write(key, new Text(value.toString().toUpperCase()));
+        }
+      }
+      """;
+
+  private static final String FAILS_SOURCE = """
+      package launchertest;
+
+      public class Fails {
+        public static void main(String[] args) {
+          throw new IllegalStateException("launcher test failure");
+        }
+      }
+      """;
+
+  @TempDir
+  static Path jarsDir;
+
+  /** PrintConf, with a Main-Class. */
+  private static Path toolJar;
+  /** Helper alone, for -libjars. */
+  private static Path helperJar;
+  /** UsesNested, with Helper in lib/helper.jar and InClassesDir under classes/. */
+  private static Path nestedJar;
+  /** Fails, without a Main-Class. */
+  private static Path plainJar;
+  /** LibMapperJob, with a Main-Class; its mapper is in {@link #mapperJar}. */
+  private static Path libMapperJobJar;
+  /** UpperMapper alone, for -libjars. */
+  private static Path mapperJar;
+
+  @TempDir
+  Path workDir;
+
+  @BeforeAll
+  static void buildJars() throws IOException {
+    Path helperClasses = compile("launchertest.lib.Helper", HELPER_SOURCE);
+    helperJar = new TestJars.Builder().classes(helperClasses, "").writeTo(jar("helper"));
+
+    toolJar = new TestJars.Builder().mainClass("launchertest.PrintConf")
+        .classes(compile("launchertest.PrintConf", PRINT_CONF_SOURCE), "")
+        .writeTo(jar("tool"));
+
+    Path inClassesDir = compile("launchertest.nested.InClassesDir", IN_CLASSES_DIR_SOURCE);
+    Path usesNested = TestJars.compile(jarsDir,
+        Map.of("launchertest.UsesNested", USES_NESTED_SOURCE), helperClasses, inClassesDir);
+    nestedJar = new TestJars.Builder().mainClass("launchertest.UsesNested")
+        .classes(usesNested, "")
+        .classes(inClassesDir, "classes/")
+        .entry("lib/helper.jar", Files.readAllBytes(helperJar))
+        .writeTo(jar("nested"));
+
+    plainJar = new TestJars.Builder().classes(compile("launchertest.Fails", FAILS_SOURCE), "")
+        .writeTo(jar("no-main-class"));
+
+    mapperJar = new TestJars.Builder()
+        .classes(compile("launchertest.lib.UpperMapper", UPPER_MAPPER_SOURCE), "")
+        .writeTo(jar("upper-mapper"));
+    libMapperJobJar = new TestJars.Builder().mainClass("launchertest.LibMapperJob")
+        .classes(compile("launchertest.LibMapperJob", LIB_MAPPER_JOB_SOURCE), "")
+        .writeTo(jar("lib-mapper-job"));
+  }
+
+  private static Path compile(String className, String source) throws IOException {
+    return TestJars.compile(jarsDir, Map.of(className, source));
+  }
+
+  private static Path jar(String name) {
+    return jarsDir.resolve(name + ".jar");
+  }
+
+  private VivaceScript vivace() {
+    return new VivaceScript(workDir);
+  }
+
+  private static String[] concat(String[]... parts) {
+    return Stream.of(parts).flatMap(Arrays::stream).toArray(String[]::new);
+  }
+
+  /** Generic options every job here gets; the framework is the launcher's default (Vivace). */
+  private String[] jobOptions() {
+    return new String[] {"-D", "hadoop.tmp.dir=" + workDir.resolve("hadoop-tmp")};
+  }
+
+  private static void assertContains(String expected, String actual, VivaceScript.Result result) {
+    assertTrue(actual.contains(expected), "expected \"" + expected + "\" in\n" + result.describe());
+  }
+
+  // ---- commands and usage
+
+  @Test
+  void noArgumentsPrintsUsageAndFails() throws Exception {
+    VivaceScript.Result result = vivace().run();
+    assertEquals(1, result.exitCode(), result.describe());
+    assertContains("Usage: vivace", result.stderr(), result);
+  }
+
+  @Test
+  void unknownCommandPrintsUsageAndFails() throws Exception {
+    VivaceScript.Result result = vivace().run("frobnicate");
+    assertEquals(1, result.exitCode(), result.describe());
+    assertContains("unknown command: frobnicate", result.stderr(), result);
+    assertContains("Usage: vivace", result.stderr(), result);
+  }
+
+  // ---- classpath
+
+  @Test
+  void classpathListsConfDirHadoopRuntimeAndHadoopClasspath() throws Exception {
+    Path extra = workDir.resolve("extra.jar");
+    VivaceScript.Result result =
+        vivace().env("HADOOP_CLASSPATH", extra.toString()).run("classpath");
+    assertEquals(0, result.exitCode(), result.describe());
+    List<String> entries = List.of(result.stdout().trim().split(File.pathSeparator));
+
+    assertEquals(VivaceScript.repositoryRoot().resolve("conf").toString(), entries.get(0));
+    assertTrue(entries.stream().anyMatch(e -> e.matches(".*/hadoop-common-[^/]*\\.jar")),
+        result.stdout());
+    // The runtime jar once packaged; target/classes in these tests, which run before `package`.
+    Path runtime =
+        Path.of(VivaceCli.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    assertTrue(entries.stream().anyMatch(e -> Path.of(e).equals(runtime)),
+        "runtime " + runtime + " missing from " + result.stdout());
+    assertEquals(extra.toString(), entries.get(entries.size() - 1));
+  }
+
+  @Test
+  void classpathPutsUserClasspathFirstOnRequestAndHonoursHadoopConfDir() throws Exception {
+    Path extra = workDir.resolve("extra.jar");
+    Path confDir = Files.createDirectories(workDir.resolve("my-conf"));
+    VivaceScript.Result result = vivace().env("HADOOP_CLASSPATH", extra.toString())
+        .env("HADOOP_USER_CLASSPATH_FIRST", "true")
+        .env("HADOOP_CONF_DIR", confDir.toString())
+        .run("classpath");
+    assertEquals(0, result.exitCode(), result.describe());
+    List<String> entries = List.of(result.stdout().trim().split(File.pathSeparator));
+    assertEquals(List.of(extra.toString(), confDir.toString()), entries.subList(0, 2));
+    assertTrue(entries.stream().noneMatch(e -> e.endsWith("/conf")), result.stdout());
+  }
+
+  // ---- jar and examples: Apache's example jobs
+
+  @Test
+  void wordcountCountsWords() throws Exception {
+    Path input = Files.createDirectories(workDir.resolve("in"));
+    Files.writeString(input.resolve("one.txt"),
+        "the quick brown fox\njumps over the lazy dog\n\tthe  end\n");
+    Files.writeString(input.resolve("two.txt"), "fox fox café\r\nDog dog-eared the\n");
+    Path output = workDir.resolve("out");
+
+    VivaceScript.Result result = vivace().run(concat(
+        new String[] {"jar", examplesJar().toString(), "wordcount"},
+        jobOptions(),
+        new String[] {input.toString(), output.toString()}));
+
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(expectedWordCounts(input), wordCountsIn(output));
+    assertTrue(result.stderr().contains("Job job_") && !result.stderr().contains("job_local"),
+        "the default framework must be Vivace\n" + result.describe());
+  }
+
+  @Test
+  void frameworkLocalRunsTheSameJarOnApachesLocalJobRunner() throws Exception {
+    Path input = Files.createDirectories(workDir.resolve("in"));
+    Files.writeString(input.resolve("one.txt"), "to be or not to be\n");
+    Path output = workDir.resolve("out");
+
+    VivaceScript.Result result = vivace().run(concat(
+        new String[] {"jar", examplesJar().toString(), "wordcount",
+            "-D", "mapreduce.framework.name=local"},
+        jobOptions(),
+        new String[] {input.toString(), output.toString()}));
+
+    assertEquals(0, result.exitCode(), result.describe());
+    assertContains("job_local", result.stderr(), result);
+    assertEquals(expectedWordCounts(input), wordCountsIn(output));
+  }
+
+  @Test
+  void libjarsClassesAreVisibleToTasks() throws Exception {
+    Path input = Files.createDirectories(workDir.resolve("in"));
+    Files.writeString(input.resolve("lines.txt"), "alpha\nBeta\n");
+    Path output = workDir.resolve("out");
+
+    VivaceScript.Result result = vivace().run(concat(
+        new String[] {"jar", libMapperJobJar.toString(), "-libjars", mapperJar.toString()},
+        jobOptions(),
+        new String[] {input.toString(), output.toString()}));
+
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(List.of("0\tALPHA", "6\tBETA"),
+        Files.readAllLines(output.resolve("part-m-00000"), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void failingJobExitsNonZeroWithHadoopsMessage() throws Exception {
+    Path missing = workDir.resolve("no-such-input");
+    VivaceScript.Result result = vivace().run(concat(
+        new String[] {"examples", "wordcount"},
+        jobOptions(),
+        new String[] {missing.toString(), workDir.resolve("out").toString()}));
+    assertNotEquals(0, result.exitCode(), result.describe());
+    assertContains("Input path does not exist", result.stderr(), result);
+  }
+
+  private static Path examplesJar() {
+    return VivaceScript.testClassPathJar("hadoop-mapreduce-examples-");
+  }
+
+  /** Counts as WordCount's mapper tokenizes: a StringTokenizer over each line. */
+  private static Map<String, Integer> expectedWordCounts(Path inputDir) throws IOException {
+    Map<String, Integer> counts = new TreeMap<>();
+    try (Stream<Path> files = Files.list(inputDir)) {
+      for (Path file : files.toList()) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+          StringTokenizer words = new StringTokenizer(line);
+          while (words.hasMoreTokens()) {
+            counts.merge(words.nextToken(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    return counts;
+  }
+
+  private static Map<String, Integer> wordCountsIn(Path outputDir) throws IOException {
+    Map<String, Integer> counts = new TreeMap<>();
+    try (Stream<Path> files = Files.list(outputDir)) {
+      for (Path part : files.filter(f -> f.getFileName().toString().startsWith("part-")).toList()) {
+        for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
+          String[] wordAndCount = line.split("\t");
+          counts.put(wordAndCount[0], Integer.parseInt(wordAndCount[1]));
+        }
+      }
+    }
+    return counts;
+  }
+
+  // ---- jar: launching
+
+  @Test
+  void missingJarFailsNamingTheFile() throws Exception {
+    Path missing = workDir.resolve("missing.jar");
+    VivaceScript.Result result = vivace().run("jar", missing.toString());
+    assertEquals(1, result.exitCode(), result.describe());
+    assertContains("JAR does not exist or is not a normal file: " + missing, result.stderr(),
+        result);
+  }
+
+  @Test
+  void unknownMainClassFailsNamingTheClass() throws Exception {
+    VivaceScript.Result result =
+        vivace().run("jar", plainJar.toString(), "launchertest.NoSuchMain", "arg");
+    assertEquals(1, result.exitCode(), result.describe());
+    assertContains("ClassNotFoundException: launchertest.NoSuchMain", result.stderr(), result);
+  }
+
+  @Test
+  void mainClassAfterTheJarRunsWhenTheManifestHasNoneAndItsExceptionFailsTheLaunch()
+      throws Exception {
+    VivaceScript.Result result = vivace().run("jar", plainJar.toString(), "launchertest/Fails");
+    assertEquals(1, result.exitCode(), result.describe());
+    assertContains(
+        "Exception in thread \"main\" java.lang.IllegalStateException: launcher test failure",
+        result.stderr(), result);
+    assertContains("at launchertest.Fails.main", result.stderr(), result);
+  }
+
+  @Test
+  void nestedLibJarsAndClassesDirAreOnTheJobClassPath() throws Exception {
+    VivaceScript.Result result = vivace().run("jar", nestedJar.toString(), "one", "two");
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(
+        List.of("lib=helper", "classes=from classes/", "loader=URLClassLoader", "args=one,two"),
+        result.stdout().lines().toList());
+    try (Stream<Path> left = Files.list(workDir)) {
+      assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("vivace-unjar-")),
+          "unpacked jar left behind in " + workDir);
+    }
+  }
+
+  @Test
+  void toolGetsGenericOptionsLibjarsAndHadoopClasspath() throws Exception {
+    Path extraJar = new TestJars.Builder()
+        .entry("launchertest-extra.txt", "from HADOOP_CLASSPATH\n")
+        .writeTo(workDir.resolve("extra.jar"));
+    VivaceScript.Result result = vivace().env("HADOOP_CLASSPATH", extraJar.toString()).run(
+        "jar", toolJar.toString(),
+        "-D", "launchertest.greeting=hello",
+        "-Dlaunchertest.libclass=launchertest.lib.Helper",
+        "-libjars", helperJar.toString(),
+        "a", "-D", "b");
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(
+        List.of("greeting=hello", "framework=vivace", "libjar=helper",
+            "extra=from HADOOP_CLASSPATH", "args=a,-D,b"),
+        result.stdout().lines().toList());
+  }
+
+  @Test
+  void programsExitCodeIsTheLaunchersAndUserConfDirReplacesVivaces() throws Exception {
+    Path confDir = Files.createDirectories(workDir.resolve("my-conf"));
+    Files.writeString(confDir.resolve("mapred-site.xml"), """
+        <?xml version="1.0"?>
+        <configuration>
+          <property><name>mapreduce.framework.name</name><value>from-my-conf</value></property>
+        </configuration>
+        """);
+    VivaceScript.Result result = vivace().env("HADOOP_CONF_DIR", confDir.toString())
+        .run("jar", toolJar.toString(), "-D", "launchertest.exit=3");
+    assertEquals(3, result.exitCode(), result.describe());
+    assertTrue(result.stdout().lines().toList().contains("framework=from-my-conf"),
+        result.describe());
+  }
+}

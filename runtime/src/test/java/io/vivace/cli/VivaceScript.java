@@ -1,0 +1,104 @@
+package io.vivace.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the repository's real {@code ./vivace} script as a process. It gets this test JVM's class
+ * path through {@code VIVACE_CLASSPATH}, so it neither checks nor starts a Maven build (the tests
+ * run before {@code package}), and this JVM's {@code java}; the caller's HADOOP_* settings are
+ * dropped so that each test sets its own.
+ */
+final class VivaceScript {
+
+  private static final long TIMEOUT_MINUTES = 5;
+  private static final List<String> INHERITED_SETTINGS_TO_DROP = List.of(
+      "HADOOP_CONF_DIR", "HADOOP_CLASSPATH", "HADOOP_USER_CLASSPATH_FIRST", "HADOOP_OPTS",
+      "HADOOP_CLIENT_OPTS", "HADOOP_ROOT_LOGGER", "HADOOP_HEAPSIZE_MAX", "VIVACE_OPTS",
+      "VIVACE_HEAPSIZE");
+
+  record Result(int exitCode, String stdout, String stderr) {
+
+    String describe() {
+      return "exit " + exitCode + "\n--- stdout:\n" + stdout + "\n--- stderr:\n" + stderr;
+    }
+  }
+
+  private final Path workDir;
+  private final Map<String, String> env = new HashMap<>();
+
+  /** A script run from {@code workDir}, where its process writes its output files too. */
+  VivaceScript(Path workDir) {
+    this.workDir = workDir;
+  }
+
+  VivaceScript env(String name, String value) {
+    env.put(name, value);
+    return this;
+  }
+
+  static Path repositoryRoot() {
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve("vivace"))
+          && Files.isRegularFile(dir.resolve("pom.xml"))) {
+        return dir;
+      }
+    }
+    throw new IllegalStateException("No vivace script above " + Path.of("").toAbsolutePath());
+  }
+
+  /** The class path of this test JVM (surefire's own jar only points at it). */
+  static String testClassPath() {
+    return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+  }
+
+  /** The class path entry whose file name starts with {@code prefix} and ends with ".jar". */
+  static Path testClassPathJar(String prefix) {
+    for (String entry : testClassPath().split(File.pathSeparator)) {
+      Path path = Path.of(entry);
+      String name = path.getFileName().toString();
+      if (name.startsWith(prefix) && name.endsWith(".jar") && !name.endsWith("-tests.jar")) {
+        return path;
+      }
+    }
+    throw new IllegalStateException("No " + prefix + "*.jar on the test class path");
+  }
+
+  Result run(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(repositoryRoot().resolve("vivace").toString());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
+    Map<String, String> processEnv = builder.environment();
+    INHERITED_SETTINGS_TO_DROP.forEach(processEnv::remove);
+    processEnv.put("VIVACE_CLASSPATH", testClassPath());
+    processEnv.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+    processEnv.put("TMPDIR", workDir.toString());
+    processEnv.putAll(env);
+
+    Path stdout = Files.createTempFile(workDir, "vivace-stdout-", ".txt");
+    Path stderr = Files.createTempFile(workDir, "vivace-stderr-", ".txt");
+    Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES
+          + " minutes; stderr so far:\n" + Files.readString(stderr, StandardCharsets.UTF_8));
+    }
+    Result result = new Result(process.exitValue(),
+        Files.readString(stdout, StandardCharsets.UTF_8),
+        Files.readString(stderr, StandardCharsets.UTF_8));
+    // Surefire keeps this in the test's output file, for when an assertion fails.
+    System.out.println("$ ./vivace " + String.join(" ", args) + "\n" + result.describe());
+    return result;
+  }
+}
