@@ -15,26 +15,30 @@ public final class VivaceClientProtocolProvider extends ClientProtocolProvider {
 
   public static final String FRAMEWORK_NAME = "vivace";
 
-  /** The client polls an in-process engine: Hadoop's 1 s / 5 s defaults would be pure latency. */
+  /**
+   * The client polls an in-process engine: Hadoop's 1 s / 5 s defaults would be pure latency. The
+   * progress monitor logs a line per change, so it polls less often than the silent wait does.
+   */
   private static final String PROGRESS_POLL = "mapreduce.client.progressmonitor.pollinterval";
   private static final String COMPLETION_POLL = "mapreduce.client.completion.pollinterval";
-  private static final int FAST_POLL_MILLIS = 20;
+  private static final int PROGRESS_POLL_MILLIS = 100;
+  private static final int COMPLETION_POLL_MILLIS = 5;
 
   @Override
   public ClientProtocol create(Configuration conf) {
     if (!FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME))) {
       return null;
     }
-    shortenPolling(conf, PROGRESS_POLL);
-    shortenPolling(conf, COMPLETION_POLL);
+    shortenPolling(conf, PROGRESS_POLL, PROGRESS_POLL_MILLIS);
+    shortenPolling(conf, COMPLETION_POLL, COMPLETION_POLL_MILLIS);
     return new VivaceClientProtocol(conf);
   }
 
-  private static void shortenPolling(Configuration conf, String key) {
+  private static void shortenPolling(Configuration conf, String key, int millis) {
     String[] sources = conf.getPropertySources(key);
     boolean userSet = sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
     if (!userSet) {
-      conf.setInt(key, FAST_POLL_MILLIS);
+      conf.setInt(key, millis);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.vivace.exec;
 
 import io.vivace.client.JobResources;
+import io.vivace.commit.OutputCommitters;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.plan.InputSplits;
 import io.vivace.shuffle.MapOutput;
@@ -30,7 +31,6 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.hadoop.util.StringUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -161,18 +161,8 @@ public final class JobRun {
   private void setup() {
     try {
       inJobContext(() -> {
-        boolean newApi = reduces.length > 0 ? conf.getUseNewReducer() : conf.getUseNewMapper();
         jobContext = new org.apache.hadoop.mapred.JobContextImpl(conf, id);
-        if (newApi) {
-          org.apache.hadoop.mapred.TaskAttemptContextImpl context =
-              new org.apache.hadoop.mapred.TaskAttemptContextImpl(conf,
-                  new org.apache.hadoop.mapred.TaskAttemptID(
-                      org.apache.hadoop.mapred.TaskID.downgrade(new TaskID(id, TaskType.JOB_SETUP, 0)), 0));
-          committer = ReflectionUtils.newInstance(context.getOutputFormatClass(), conf)
-              .getOutputCommitter(context);
-        } else {
-          committer = conf.getOutputCommitter();
-        }
+        committer = OutputCommitters.forJob(conf, id);
         committer.setupJob(jobContext);
         return null;
       });

@@ -1,16 +1,13 @@
 package io.vivace.task;
 
+import io.vivace.commit.OutputCommitters;
 import java.io.File;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.FileOutputCommitter;
-import org.apache.hadoop.mapred.FileOutputFormat;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TaskAttemptContextImpl;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.util.ReflectionUtils;
 
 /**
  * One attempt of a task: its own copy of the job configuration carrying the task keys Hadoop sets,
@@ -77,28 +74,13 @@ public final class TaskAttempt {
   }
 
   /**
-   * The attempt's output committer, created as Hadoop's Task does: from the new-API output format,
-   * or the old-API committer class. Old-API work output paths are set from it.
+   * The attempt's output committer (see {@link OutputCommitters#forTask}).
    */
   public OutputCommitter committer() throws Exception {
     if (committer == null) {
       committerContext = new TaskAttemptContextImpl(conf, id);
       boolean newApi = id.getTaskType() == TaskType.MAP ? conf.getUseNewMapper() : conf.getUseNewReducer();
-      if (newApi) {
-        org.apache.hadoop.mapreduce.OutputFormat<?, ?> format =
-            ReflectionUtils.newInstance(newApiContext().getOutputFormatClass(), conf);
-        committer = format.getOutputCommitter(newApiContext());
-      } else {
-        committer = conf.getOutputCommitter();
-      }
-      Path outputPath = FileOutputFormat.getOutputPath(conf);
-      if (outputPath != null) {
-        if (committer instanceof FileOutputCommitter fileCommitter) {
-          FileOutputFormat.setWorkOutputPath(conf, fileCommitter.getTaskAttemptPath(committerContext));
-        } else {
-          FileOutputFormat.setWorkOutputPath(conf, outputPath);
-        }
-      }
+      committer = OutputCommitters.forTask(conf, committerContext, newApiContext(), newApi);
     }
     return committer;
   }
