@@ -1,0 +1,294 @@
+"""Runs MapReduce workloads on Vivace and on Apache's LocalJobRunner, back to back and alternating,
+on identical input, and reports each system's median wall time and peak RSS and their ratio.
+
+Every run is a fresh `./vivace jar ...` process (JVM start included), timed by wall clock; its
+peak resident set size comes from the kernel's accounting of that process (wait4's ru_maxrss).
+The machines are shared and noisy: compare the ratio, which is measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VIVACE = ROOT / "vivace"
+WORKLOADS_JAR = ROOT / "workloads" / "target" / "vivace-workloads.jar"
+SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
+
+# Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
+SYSTEMS = {
+    "vivace": ["-D", "mapreduce.framework.name=vivace"],
+    "hadoop-local": [
+        "-D", "mapreduce.framework.name=local",
+        "-D", "mapreduce.local.map.tasks.maximum=2",
+        "-D", "mapreduce.local.reduce.tasks.maximum=2",
+    ],
+}
+
+SCALES = {
+    # name: sleep maps, terasort rows, wordcount bytes, sort bytes
+    "tiny": (200, 100_000, 16 << 20, 16 << 20),
+    "default": (5000, 10_000_000, 256 << 20, 256 << 20),
+    "large": (5000, 100_000_000, 1 << 30, 1 << 30),
+}
+
+
+@dataclass
+class Run:
+    workload: str
+    size: str
+    system: str
+    repeat: int
+    seconds: float
+    peak_rss_mb: float
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class Workload:
+    name: str
+    size: str
+    args: list[str]            # after `./vivace jar`; {out} is replaced by the output directory
+    validate: callable | None = None
+    outputs: dict[str, str] = field(default_factory=dict)
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_process(command: list[str], env: dict[str, str], log_file: Path) -> tuple[float, float, int]:
+    """Runs a command; returns (wall seconds, peak RSS in MB, exit status)."""
+    with open(log_file, "wb") as out:
+        start = time.monotonic()
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   cwd=log_file.parent)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.monotonic() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return seconds, usage.ru_maxrss / 1024.0, process.returncode
+
+
+def examples_jar() -> str:
+    classpath = subprocess.run([str(VIVACE), "classpath"], check=True, capture_output=True,
+                               text=True).stdout.strip()
+    for entry in classpath.split(":"):
+        if "hadoop-mapreduce-examples-" in entry and entry.endswith(".jar") and "-tests" not in entry:
+            return entry
+    raise SystemExit("hadoop-mapreduce-examples jar not on `./vivace classpath`")
+
+
+def vivace_jar(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
+    # Generic options must come right after the program name (or class), before its arguments.
+    return run_process([str(VIVACE), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
+
+
+def directory_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    for part in sorted(path.glob("part-*")):
+        digest.update(part.name.encode())
+        with open(part, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+class Bench:
+    def __init__(self, options: argparse.Namespace):
+        self.options = options
+        self.work = Path(options.work_dir).resolve()
+        self.data = self.work / "data"
+        self.runs_dir = self.work / "runs"
+        self.env = dict(os.environ, VIVACE_HEAPSIZE=options.heap)
+        self.examples = examples_jar()
+        self.runs: list[Run] = []
+
+    # ---- input data, generated once per parameter set and reused -----------------------
+
+    def generate(self, name: str, args: list[str], expected_bytes: int | None = None) -> Path:
+        target = self.data / name
+        marker = target / "_BENCH_INPUT"
+        if marker.exists():
+            return target
+        if target.exists():
+            shutil.rmtree(target)
+        self.data.mkdir(parents=True, exist_ok=True)
+        log(f"generating {name}")
+        seconds, _, status = vivace_jar([*args[:2], *args[2:], str(target)], SYSTEMS["vivace"],
+                                        self.env, self.data / f"{name}.log")
+        if status != 0:
+            raise SystemExit(f"generating {name} failed; see {self.data / (name + '.log')}")
+        size = sum(p.stat().st_size for p in target.glob("part-*"))
+        if expected_bytes is not None and size < expected_bytes * 0.9:
+            raise SystemExit(f"{name}: generated {size} bytes, asked for {expected_bytes}")
+        marker.write_text(json.dumps({"args": args, "bytes": size}))
+        log(f"generated {name}: {size / 1e6:.1f} MB in {seconds:.1f} s")
+        return target
+
+    # ---- workloads -------------------------------------------------------------------------
+
+    def workloads(self) -> list[Workload]:
+        maps, rows, text_bytes, sort_bytes = SCALES[self.options.scale]
+        chosen = set(self.options.workloads.split(","))
+        result = []
+        if "sleep" in chosen:
+            result.append(Workload("sleep", f"{maps} maps x 1 ms", [
+                str(WORKLOADS_JAR), SLEEP_JOB, "-m", str(maps), "-r", "1", "-mt", "1", "-rt", "1"]))
+        if "terasort" in chosen:
+            tera = self.generate(f"teragen-{rows}", [self.examples, "teragen",
+                                                     "-D", "mapreduce.job.maps=4", str(rows)],
+                                 rows * 100)
+            result.append(Workload("terasort", f"{rows * 100 / 1e9:.2f} GB",
+                                   [self.examples, "terasort", str(tera), "{out}"],
+                                   validate=self.teravalidate))
+        if "wordcount" in chosen:
+            text = self.generate(f"text-{text_bytes}", [
+                self.examples, "randomtextwriter", "-D", f"mapreduce.randomtextwriter.totalbytes={text_bytes}",
+                "-D", f"mapreduce.randomtextwriter.bytespermap={max(text_bytes // 8, 1 << 20)}",
+                "-outFormat", "org.apache.hadoop.mapreduce.lib.output.TextOutputFormat"], text_bytes)
+            result.append(Workload("wordcount", f"{text_bytes / 1e9:.2f} GB",
+                                   [self.examples, "wordcount", str(text), "{out}"],
+                                   validate=self.same_output))
+        if "sort" in chosen:
+            seq = self.generate(f"random-{sort_bytes}", [
+                self.examples, "randomwriter", "-D", f"mapreduce.randomwriter.totalbytes={sort_bytes}",
+                "-D", f"mapreduce.randomwriter.bytespermap={max(sort_bytes // 8, 1 << 20)}"], sort_bytes)
+            result.append(Workload("sort", f"{sort_bytes / 1e9:.2f} GB",
+                                   [self.examples, "sort", "-r", "2", str(seq), "{out}"]))
+        return result
+
+    def teravalidate(self, workload: Workload, system: str, out: Path) -> str:
+        report = out.parent / (out.name + "-validate")
+        _, _, status = vivace_jar([self.examples, "teravalidate", str(out), str(report)],
+                                  SYSTEMS["vivace"], self.env, out.parent / (out.name + "-validate.log"))
+        text = "".join(p.read_text() for p in report.glob("part-*")) if status == 0 else ""
+        shutil.rmtree(report, ignore_errors=True)
+        if status != 0 or "error" in text or "checksum" not in text:
+            return "teravalidate failed"
+        return self.same_output(workload, system, out)
+
+    def same_output(self, workload: Workload, system: str, out: Path) -> str:
+        digest = directory_digest(out)
+        workload.outputs[system] = digest
+        if len(set(workload.outputs.values())) > 1:
+            return "outputs differ between systems"
+        return ""
+
+    # ---- running -----------------------------------------------------------------------------
+
+    def run_once(self, workload: Workload, system: str, repeat: int) -> Run:
+        run_dir = self.runs_dir / f"{workload.name}-{system}-{repeat}"
+        shutil.rmtree(run_dir, ignore_errors=True)
+        run_dir.mkdir(parents=True)
+        out = run_dir / "out"
+        args = [a.replace("{out}", str(out)) for a in workload.args]
+        extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
+        seconds, rss, status = vivace_jar(args, SYSTEMS[system] + extra, self.env, run_dir / "job.log")
+        detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
+        if status == 0 and workload.validate is not None and repeat == 0:
+            detail = workload.validate(workload, system, out)
+        run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail)
+        log(f"  {workload.name:10} {system:13} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB"
+            + (f"  FAILED: {detail}" if detail else ""))
+        if not self.options.keep:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        return run
+
+    def run(self) -> None:
+        for workload in self.workloads():
+            log(f"{workload.name} ({workload.size}), {self.options.repeats} repeats, alternating")
+            for repeat in range(self.options.repeats):
+                order = list(SYSTEMS) if repeat % 2 == 0 else list(reversed(SYSTEMS))
+                for system in order:
+                    self.runs.append(self.run_once(workload, system, repeat))
+
+    # ---- report ------------------------------------------------------------------------------
+
+    def table(self) -> list[dict]:
+        rows = []
+        for name in dict.fromkeys(r.workload for r in self.runs):
+            runs = [r for r in self.runs if r.workload == name]
+            row = {"workload": name, "size": runs[0].size}
+            for system in SYSTEMS:
+                mine = [r for r in runs if r.system == system and r.ok]
+                row[system] = {
+                    "median_s": statistics.median(r.seconds for r in mine) if mine else None,
+                    "min_s": min((r.seconds for r in mine), default=None),
+                    "max_s": max((r.seconds for r in mine), default=None),
+                    "peak_rss_mb": max((r.peak_rss_mb for r in mine), default=None),
+                    "failed": sum(1 for r in runs if r.system == system and not r.ok),
+                }
+            v, h = row["vivace"]["median_s"], row["hadoop-local"]["median_s"]
+            row["speedup"] = h / v if v and h else None
+            rows.append(row)
+        return rows
+
+    def print_table(self, rows: list[dict]) -> None:
+        header = (f"{'workload':10} {'size':18} {'vivace s (min..max)':24} {'RSS MB':>7} "
+                  f"{'local s (min..max)':24} {'RSS MB':>7} {'local/vivace':>12}")
+        print(header)
+        print("-" * len(header))
+        for row in rows:
+            cells = []
+            for system in SYSTEMS:
+                s = row[system]
+                if s["median_s"] is None:
+                    cells.append(f"{'failed':24} {'':>7}")
+                else:
+                    spread = f"{s['median_s']:.2f} ({s['min_s']:.2f}..{s['max_s']:.2f})"
+                    cells.append(f"{spread:24} {s['peak_rss_mb']:7.0f}")
+            ratio = f"{row['speedup']:.2f}x" if row["speedup"] else "-"
+            print(f"{row['workload']:10} {row['size']:18} {cells[0]} {cells[1]} {ratio:>12}")
+
+    def write_json(self, rows: list[dict]) -> Path:
+        results = self.work / "results"
+        results.mkdir(parents=True, exist_ok=True)
+        path = results / f"bench-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(json.dumps({
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+            "options": vars(self.options),
+            "summary": rows,
+            "runs": [r.__dict__ for r in self.runs],
+        }, indent=2))
+        return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", choices=SCALES, default="default",
+                        help="input sizes (default: %(default)s; tiny is a smoke test)")
+    parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort",
+                        help="comma-separated subset of sleep,terasort,wordcount,sort")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per system (median reported)")
+    parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
+    parser.add_argument("--work-dir", default=str(ROOT / "bench" / "work"),
+                        help="inputs, runs and results JSON (default: bench/work)")
+    parser.add_argument("--keep", action="store_true", help="keep each run's output and log")
+    options = parser.parse_args(argv)
+    subprocess.run([str(VIVACE), "classpath"], check=True, stdout=subprocess.DEVNULL)
+    if not WORKLOADS_JAR.exists():
+        raise SystemExit(f"{WORKLOADS_JAR} missing: build with `mvn -DskipTests package`")
+    bench = Bench(options)
+    bench.run()
+    rows = bench.table()
+    bench.print_table(rows)
+    path = bench.write_json(rows)
+    print(f"\nresults: {path}")
+    return 0 if all(r.ok for r in bench.runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
