@@ -127,8 +127,12 @@ public final class JobRun {
   // ---- work items -------------------------------------------------------------------------
 
   private void enqueue(Runnable body) {
+    enqueue(body, false);
+  }
+
+  private void enqueue(Runnable body, boolean first) {
     inFlight++;
-    pool.enqueue(queue, () -> {
+    Runnable unit = () -> {
       try {
         body.run();
       } catch (Throwable t) {
@@ -142,7 +146,12 @@ public final class JobRun {
           maybeCleanup();
         }
       }
-    });
+    };
+    if (first) {
+      pool.enqueueFirst(queue, unit);
+    } else {
+      pool.enqueue(queue, unit);
+    }
   }
 
   private <T> T inJobContext(PrivilegedExceptionAction<T> action) throws Exception {
@@ -245,6 +254,7 @@ public final class JobRun {
         output.release();
       }
       recordAttemptEnd(attempt, "KILLED", start, now, null);
+      countKilled(isMap);
       return;
     }
     tip.status = TIPStatus.COMPLETE;
@@ -283,6 +293,9 @@ public final class JobRun {
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
         killed ? TaskCompletionEvent.Status.KILLED : TaskCompletionEvent.Status.FAILED, ""));
     recordAttemptEnd(attempt, killed ? "KILLED" : "FAILED", start, now, diagnostic);
+    if (killed) {
+      countKilled(isMap);
+    }
     if (terminating) {
       return;
     }
@@ -294,7 +307,7 @@ public final class JobRun {
     }
     if (tip.failures < (isMap ? maxMapAttempts : maxReduceAttempts)) {
       tip.status = TIPStatus.PENDING;
-      enqueue(() -> runAttempt(tip));
+      enqueue(() -> runAttempt(tip), true);
       return;
     }
     tip.status = TIPStatus.FAILED;
@@ -302,6 +315,10 @@ public final class JobRun {
     terminate(JobStatus.State.FAILED, "Task failed " + tip.id + "\n"
         + "Job failed as tasks failed. failedMaps:" + (isMap ? 1 : 0) + " failedReduces:" + (isMap ? 0 : 1)
         + "\nLast attempt " + attempt.id() + " failed with: " + firstLine(cause));
+  }
+
+  private void countKilled(boolean isMap) {
+    counters.findCounter(isMap ? JobCounter.NUM_KILLED_MAPS : JobCounter.NUM_KILLED_REDUCES).increment(1);
   }
 
   private static String firstLine(Throwable t) {
@@ -391,6 +408,14 @@ public final class JobRun {
   private void finish(JobStatus.State finalState) {
     long now = System.currentTimeMillis();
     synchronized (this) {
+      for (TaskInProgress[] tips : new TaskInProgress[][] {maps, reduces}) {
+        for (TaskInProgress tip : tips) {
+          if (!tip.isDone()) {
+            tip.status = TIPStatus.KILLED;
+            tip.finishTime = now;
+          }
+        }
+      }
       Map<String, Object> e = history.event("JOB_FINISHED", now);
       e.put("jobId", id.toString());
       e.put("status", finalState.name());

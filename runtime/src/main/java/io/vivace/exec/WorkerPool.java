@@ -73,6 +73,17 @@ public final class WorkerPool {
     }
   }
 
+  /** Queues work ahead of the job's other queued work (retries run before tasks not yet started). */
+  public void enqueueFirst(JobQueue q, Runnable work) {
+    lock.lock();
+    try {
+      q.pending.addFirst(work);
+      workAvailable.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Drops the work of {@code q} that has not started; returns how many items were dropped. */
   public int clear(JobQueue q) {
     lock.lock();
