@@ -9,7 +9,6 @@ import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.OutputFormat;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -37,11 +36,11 @@ final class NewApiMapTask {
     TrackedReader reader = new TrackedReader(inputFormat.createRecordReader(split, context), reporter,
         split instanceof FileSplit fileSplit ? FileSystemBytes.of(fileSplit.getPath(), conf) : null);
     MapOutputBuffer buffer = null;
+    OutputWriters.NewApiDirect direct = null;
     RecordWriter writer;
     if (attempt.env().reduces() == 0) {
-      OutputFormat outputFormat = ReflectionUtils.newInstance(context.getOutputFormatClass(), conf);
-      writer = new OutputWriters.NewApiDirect(outputFormat.getRecordWriter(context), reporter,
-          reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS), conf);
+      direct = OutputWriters.newApiDirect(attempt, reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS));
+      writer = direct;
     } else {
       buffer = SortBufferFactory.create(attempt);
       writer = new OutputWriters.NewApiPartitioned(buffer, attempt);
@@ -57,6 +56,9 @@ final class NewApiMapTask {
       return buffer == null ? null : buffer.finish();
     } catch (Exception | Error e) {
       closeQuietly(reader);
+      if (direct != null) {
+        direct.closeQuietly(context);
+      }
       if (buffer != null) {
         buffer.abort();
       }

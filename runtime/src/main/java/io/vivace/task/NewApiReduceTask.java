@@ -3,8 +3,6 @@ package io.vivace.task;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.JobConf;
 import io.vivace.merge.MergingIterator;
-import org.apache.hadoop.mapreduce.OutputFormat;
-import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -25,17 +23,21 @@ final class NewApiReduceTask {
     TaskReporter reporter = attempt.reporter();
     attempt.setupOutput();
     Reducer reducer = ReflectionUtils.newInstance(context.getReducerClass(), conf);
-    OutputFormat outputFormat = ReflectionUtils.newInstance(context.getOutputFormatClass(), conf);
     try (MergingIterator input = ReduceInput.open(attempt)) {
-      RecordWriter writer = new OutputWriters.NewApiDirect(outputFormat.getRecordWriter(context),
-          reporter, reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS), conf);
+      OutputWriters.NewApiDirect writer = OutputWriters.newApiDirect(attempt,
+          reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
       ReduceContextImpl reduceContext = new ReduceContextImpl(conf, attempt.id(), input,
           reporter.getCounter(TaskCounter.REDUCE_INPUT_GROUPS),
           reporter.getCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
           (RawComparator) conf.getOutputValueGroupingComparator(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass());
       Reducer.Context reducerContext = new WrappedReducer().getReducerContext(reduceContext);
-      reducer.run(reducerContext);
+      try {
+        reducer.run(reducerContext);
+      } catch (Exception | Error e) {
+        writer.closeQuietly(reducerContext);
+        throw e;
+      }
       writer.close(reducerContext);
     }
   }

@@ -4,7 +4,6 @@ import io.vivace.counters.FileSystemBytes;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.sort.MapOutputBuffer;
 import java.io.IOException;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.JobConf;
@@ -42,10 +41,7 @@ final class OldApiMapTask {
     OutputCollector collector;
     OutputWriters.OldApiDirect direct = null;
     if (attempt.env().reduces() == 0) {
-      String name = TaskNames.oldApiOutputName(attempt.partition());
-      direct = new OutputWriters.OldApiDirect(
-          job.getOutputFormat().getRecordWriter(FileSystem.get(job), job, name, reporter), reporter,
-          reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS), job);
+      direct = OutputWriters.oldApiDirect(attempt, reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS));
       collector = direct;
     } else {
       buffer = SortBufferFactory.create(attempt);
@@ -64,6 +60,9 @@ final class OldApiMapTask {
         in.close();
       } catch (IOException | RuntimeException ignored) {
         // the attempt is failing already
+      }
+      if (direct != null) {
+        direct.closeQuietly();
       }
       if (buffer != null) {
         buffer.abort();

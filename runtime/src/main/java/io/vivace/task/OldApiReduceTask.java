@@ -1,6 +1,5 @@
 package io.vivace.task;
 
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.JobConf;
 import io.vivace.merge.MergingIterator;
@@ -21,10 +20,8 @@ final class OldApiReduceTask {
     TaskReporter reporter = attempt.reporter();
     attempt.setupOutput();
     Reducer reducer = ReflectionUtils.newInstance(job.getReducerClass(), job);
-    String name = TaskNames.oldApiOutputName(attempt.partition());
-    OutputWriters.OldApiDirect out = new OutputWriters.OldApiDirect(
-        job.getOutputFormat().getRecordWriter(FileSystem.get(job), job, name, reporter), reporter,
-        reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS), job);
+    OutputWriters.OldApiDirect out = OutputWriters.oldApiDirect(attempt,
+        reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
     try (MergingIterator input = ReduceInput.open(attempt)) {
       // Hadoop's own grouping: one call per run of keys equal under the grouping comparator.
       ReduceContextImpl groups = new ReduceContextImpl(job, attempt.id(), input,
@@ -32,14 +29,15 @@ final class OldApiReduceTask {
           reporter.getCounter(TaskCounter.REDUCE_INPUT_RECORDS), null, null, reporter,
           (RawComparator) job.getOutputValueGroupingComparator(), job.getMapOutputKeyClass(),
           job.getMapOutputValueClass());
-      try {
-        while (groups.nextKey()) {
-          reducer.reduce(groups.getCurrentKey(), groups.getValues().iterator(), out, reporter);
-        }
-      } finally {
-        reducer.close();
+      while (groups.nextKey()) {
+        reducer.reduce(groups.getCurrentKey(), groups.getValues().iterator(), out, reporter);
       }
-      out.close();
+      reducer.close();
+    } catch (Exception | Error e) {
+      org.apache.hadoop.io.IOUtils.closeStream(reducer);
+      out.closeQuietly();
+      throw e;
     }
+    out.close();
   }
 }

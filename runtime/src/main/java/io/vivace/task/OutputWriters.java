@@ -4,6 +4,7 @@ import io.vivace.counters.FileSystemBytes;
 import io.vivace.sort.MapOutputBuffer;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.OutputCollector;
@@ -33,6 +34,38 @@ final class OutputWriters {
     return bytes == null ? 0 : bytes.written();
   }
 
+  /**
+   * The new-API output format's writer for the attempt, counted; bytes written while the format
+   * creates the file (headers) count too, as in Hadoop.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static <K, V> NewApiDirect<K, V> newApiDirect(TaskAttempt attempt, Counter records)
+      throws IOException, InterruptedException, ClassNotFoundException {
+    TaskAttemptContext context = attempt.newApiContext();
+    org.apache.hadoop.mapreduce.OutputFormat format =
+        ReflectionUtils.newInstance(context.getOutputFormatClass(), attempt.conf());
+    FileSystemBytes fileBytes = outputBytes(attempt.conf());
+    long before = written(fileBytes);
+    RecordWriter<K, V> real = format.getRecordWriter(context);
+    Counter bytesWritten = attempt.reporter().getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
+    bytesWritten.increment(written(fileBytes) - before);
+    return new NewApiDirect<>(real, attempt.reporter(), records, bytesWritten, fileBytes);
+  }
+
+  /** The old-API output format's writer for the attempt ({@code part-NNNNN}), counted. */
+  @SuppressWarnings("unchecked")
+  static <K, V> OldApiDirect<K, V> oldApiDirect(TaskAttempt attempt, Counter records)
+      throws IOException {
+    JobConf job = attempt.conf();
+    FileSystemBytes fileBytes = outputBytes(job);
+    long before = written(fileBytes);
+    org.apache.hadoop.mapred.RecordWriter<K, V> real = job.getOutputFormat().getRecordWriter(
+        FileSystem.get(job), job, TaskNames.oldApiOutputName(attempt.partition()), attempt.reporter());
+    Counter bytesWritten = attempt.reporter().getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
+    bytesWritten.increment(written(fileBytes) - before);
+    return new OldApiDirect<>(real, attempt.reporter(), records, bytesWritten, fileBytes);
+  }
+
   /** New API: the output format's writer, counted. */
   static final class NewApiDirect<K, V> extends RecordWriter<K, V> {
     private final RecordWriter<K, V> real;
@@ -41,12 +74,13 @@ final class OutputWriters {
     private final Counter bytesWritten;
     private final FileSystemBytes fileBytes;
 
-    NewApiDirect(RecordWriter<K, V> real, TaskReporter reporter, Counter records, Configuration conf) {
+    private NewApiDirect(RecordWriter<K, V> real, TaskReporter reporter, Counter records,
+                         Counter bytesWritten, FileSystemBytes fileBytes) {
       this.real = real;
       this.reporter = reporter;
       this.records = records;
-      this.bytesWritten = reporter.getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
-      this.fileBytes = outputBytes(conf);
+      this.bytesWritten = bytesWritten;
+      this.fileBytes = fileBytes;
     }
 
     @Override
@@ -64,6 +98,15 @@ final class OutputWriters {
       real.close(context);
       bytesWritten.increment(written(fileBytes) - before);
     }
+
+    /** Closes the file of a failing attempt, keeping the failure's own exception. */
+    void closeQuietly(TaskAttemptContext context) {
+      try {
+        real.close(context);
+      } catch (Exception | LinkageError ignored) {
+        // the attempt is failing already
+      }
+    }
   }
 
   /** Old API: the output format's writer behind an OutputCollector, counted. */
@@ -74,13 +117,13 @@ final class OutputWriters {
     private final Counter bytesWritten;
     private final FileSystemBytes fileBytes;
 
-    OldApiDirect(org.apache.hadoop.mapred.RecordWriter<K, V> real, TaskReporter reporter,
-                 Counter records, Configuration conf) {
+    private OldApiDirect(org.apache.hadoop.mapred.RecordWriter<K, V> real, TaskReporter reporter,
+                         Counter records, Counter bytesWritten, FileSystemBytes fileBytes) {
       this.real = real;
       this.reporter = reporter;
       this.records = records;
-      this.bytesWritten = reporter.getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
-      this.fileBytes = outputBytes(conf);
+      this.bytesWritten = bytesWritten;
+      this.fileBytes = fileBytes;
     }
 
     @Override
@@ -100,6 +143,15 @@ final class OutputWriters {
       long before = written(fileBytes);
       real.close(reporter);
       bytesWritten.increment(written(fileBytes) - before);
+    }
+
+    /** Closes the file of a failing attempt, keeping the failure's own exception. */
+    void closeQuietly() {
+      try {
+        real.close(reporter);
+      } catch (Exception | LinkageError ignored) {
+        // the attempt is failing already
+      }
     }
   }
 

@@ -25,7 +25,7 @@ final class ReduceInput {
     }
     reporter.getCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
     reporter.getCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
-    reporter.getCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(segments.size());
+    reporter.getCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
     SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
         attempt.scratchDir());

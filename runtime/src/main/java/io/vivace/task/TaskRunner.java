@@ -20,8 +20,8 @@ public final class TaskRunner {
    */
   public static MapOutput run(TaskAttempt attempt, Object split) throws Exception {
     FileSystemCounterTracker fileSystems = new FileSystemCounterTracker();
+    MapOutput output = null;
     try {
-      MapOutput output = null;
       if (attempt.id().getTaskType() == TaskType.MAP) {
         if (attempt.conf().getUseNewMapper()) {
           output = NewApiMapTask.run(attempt, (org.apache.hadoop.mapreduce.InputSplit) split);
@@ -39,6 +39,9 @@ public final class TaskRunner {
       }
       return output;
     } catch (Exception | Error e) {
+      if (output != null) {
+        output.release();
+      }
       attempt.abort();
       throw e;
     } finally {

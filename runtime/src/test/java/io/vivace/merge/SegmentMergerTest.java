@@ -1,0 +1,314 @@
+package io.vivace.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vivace.shuffle.FileSegment;
+import io.vivace.shuffle.MemorySegment;
+import io.vivace.shuffle.PartitionedFileWriter;
+import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentWriter;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.WritableComparator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * k-way merging of sorted segments with Hadoop's raw comparators: the merged stream must be the
+ * stable sort of the inputs when everything is merged in one pass, and at least a correctly
+ * ordered permutation of them when {@code mapreduce.task.io.sort.factor} forces intermediate merges.
+ */
+class SegmentMergerTest {
+
+  private static final RawComparator<?> INT_ORDER = WritableComparator.get(IntWritable.class);
+
+  @TempDir
+  Path segmentsDir;
+  @TempDir
+  Path mergeDir;
+
+  /** A record: IntWritable key, Text value naming its segment and position. */
+  record KV(int key, String value) {
+  }
+
+  private int files;
+
+  private static byte[] encodeInt(int v) throws IOException {
+    DataOutputBuffer out = new DataOutputBuffer();
+    new IntWritable(v).write(out);
+    return java.util.Arrays.copyOf(out.getData(), out.getLength());
+  }
+
+  private static byte[] encodeText(String s) throws IOException {
+    DataOutputBuffer out = new DataOutputBuffer();
+    new Text(s).write(out);
+    return java.util.Arrays.copyOf(out.getData(), out.getLength());
+  }
+
+  private static void append(SegmentWriter writer, KV kv) throws IOException {
+    byte[] k = encodeInt(kv.key());
+    byte[] v = encodeText(kv.value());
+    writer.append(k, 0, k.length, v, 0, v.length);
+  }
+
+  private static Segment memorySegment(List<KV> records) throws IOException {
+    DataOutputBuffer bytes = new DataOutputBuffer();
+    bytes.write(new byte[7]); // the segment need not start at offset 0 of its array
+    SegmentWriter writer = new SegmentWriter(bytes);
+    for (KV kv : records) {
+      append(writer, kv);
+    }
+    return new MemorySegment(bytes.getData(), 7, (int) writer.position(), null);
+  }
+
+  private Segment fileSegment(List<KV> records) throws IOException {
+    File file = segmentsDir.resolve("segment" + (files++) + ".out").toFile();
+    // partition 0 of the file is padding so the segment starts at a non-zero offset
+    PartitionedFileWriter out = new PartitionedFileWriter(file, 2);
+    append(out.startPartition(0), new KV(-1, "padding"));
+    SegmentWriter writer = out.startPartition(1);
+    for (KV kv : records) {
+      append(writer, kv);
+    }
+    FileSegment[] segments = out.finish();
+    if (records.isEmpty()) {
+      throw new IllegalArgumentException("use a memory segment for an empty run");
+    }
+    return segments[1];
+  }
+
+  /** A sorted run of {@code n} records with keys from {@code [0, keyRange)}, values "s<segment>#<i>". */
+  private static List<KV> sortedRun(Random random, int segment, int n, int keyRange) {
+    int[] keys = new int[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = random.nextInt(keyRange) - keyRange / 3; // negative keys exercise IntWritable's order
+    }
+    java.util.Arrays.sort(keys);
+    List<KV> run = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      run.add(new KV(keys[i], "s" + segment + "#" + i));
+    }
+    return run;
+  }
+
+  private static List<KV> drain(MergingIterator it) throws IOException {
+    List<KV> out = new ArrayList<>();
+    while (it.next()) {
+      IntWritable k = new IntWritable();
+      Text v = new Text();
+      k.readFields(it.getKey());
+      v.readFields(it.getValue());
+      out.add(new KV(k.get(), v.toString()));
+    }
+    return out;
+  }
+
+  /** The stable sort by key of the runs concatenated in segment order. */
+  private static List<KV> stableMerge(List<List<KV>> runs) {
+    List<KV> all = new ArrayList<>();
+    runs.forEach(all::addAll);
+    all.sort(Comparator.comparingInt(KV::key));
+    return all;
+  }
+
+  private static void assertSortedPermutation(List<List<KV>> runs, List<KV> merged) {
+    for (int i = 1; i < merged.size(); i++) {
+      assertTrue(merged.get(i - 1).key() <= merged.get(i).key(), "merge output out of order at " + i);
+    }
+    Comparator<KV> total = Comparator.comparingInt(KV::key).thenComparing(KV::value);
+    List<KV> expected = stableMerge(runs);
+    expected.sort(total);
+    List<KV> got = new ArrayList<>(merged);
+    got.sort(total);
+    assertEquals(expected, got, "the merge must output exactly its input records");
+  }
+
+  private List<String> filesIn(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
+  void kWayMergeOfDiskAndMemorySegmentsIsAStableSort() throws Exception {
+    Random random = new Random(1);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 10; s++) {
+      List<KV> run = s == 4 ? List.of() : sortedRun(random, s, 50 + random.nextInt(400), 300);
+      runs.add(run);
+      segments.add(s % 3 == 0 || run.isEmpty() ? memorySegment(run) : fileSegment(run));
+    }
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile());
+    try (MergingIterator it = merger.merge(segments)) {
+      assertEquals(stableMerge(runs), drain(it));
+    }
+    assertEquals(0, merger.spilledRecords(), "one pass suffices when the factor allows all files open");
+    assertEquals(List.of(), filesIn(mergeDir));
+  }
+
+  @ParameterizedTest(name = "{0} disk segments, factor {1}")
+  @CsvSource({"25, 4", "9, 2", "3, 2", "40, 10", "11, 10"})
+  void moreDiskSegmentsThanTheFactorMergeInIntermediatePasses(int diskSegments, int factor) throws Exception {
+    Random random = new Random(diskSegments * 31L + factor);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < diskSegments; s++) {
+      List<KV> run = sortedRun(random, s, 1 + random.nextInt(600), 1_000);
+      runs.add(run);
+      segments.add(fileSegment(run));
+    }
+    for (int s = 0; s < 3; s++) { // memory segments join the final pass
+      List<KV> run = sortedRun(random, diskSegments + s, 200, 1_000);
+      runs.add(run);
+      segments.add(memorySegment(run));
+    }
+    List<String> inputFiles = filesIn(segmentsDir);
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, factor, mergeDir.toFile());
+    List<KV> merged;
+    try (MergingIterator it = merger.merge(segments)) {
+      merged = drain(it);
+    }
+    assertSortedPermutation(runs, merged);
+    assertTrue(merger.spilledRecords() > 0, "intermediate merges write records to disk");
+    assertEquals(List.of(), filesIn(mergeDir), "intermediate files are deleted when the merge closes");
+    assertEquals(inputFiles, filesIn(segmentsDir), "the caller's segments are not released by the merger");
+    // and they are still readable: merging them again in one pass gives the stable sort
+    try (MergingIterator again = new SegmentMerger(INT_ORDER, 1_000, mergeDir.toFile()).merge(segments)) {
+      assertEquals(stableMerge(runs), drain(again));
+    }
+  }
+
+  @Test
+  void exactlyFactorDiskSegmentsNeedNoIntermediateMerge() throws Exception {
+    Random random = new Random(3);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 5; s++) {
+      List<KV> run = sortedRun(random, s, 100, 50);
+      runs.add(run);
+      segments.add(fileSegment(run));
+    }
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 5, mergeDir.toFile());
+    try (MergingIterator it = merger.merge(segments)) {
+      assertEquals(stableMerge(runs), drain(it));
+    }
+    assertEquals(0, merger.spilledRecords());
+  }
+
+  @Test
+  void factorBelowTwoIsRejected() {
+    assertThrows(IllegalArgumentException.class, () -> new SegmentMerger(INT_ORDER, 1, mergeDir.toFile()));
+  }
+
+  @Test
+  void emptySegmentListMergesToNothing() throws Exception {
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 2, mergeDir.toFile());
+    try (MergingIterator it = merger.merge(List.of())) {
+      assertFalse(it.next());
+      assertFalse(it.next(), "an exhausted iterator stays exhausted");
+    }
+    assertEquals(0, merger.spilledRecords());
+  }
+
+  @Test
+  void segmentsWithoutRecordsAreSkipped() throws Exception {
+    List<Segment> segments = List.of(memorySegment(List.of()), memorySegment(List.of(new KV(5, "only"))),
+        memorySegment(List.of()));
+    try (MergingIterator it = new SegmentMerger(INT_ORDER, 2, mergeDir.toFile()).merge(segments)) {
+      assertEquals(List.of(new KV(5, "only")), drain(it));
+      assertFalse(it.next());
+    }
+  }
+
+  @Test
+  void equalKeysComeOutInSegmentOrder() throws Exception {
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 6; s++) {
+      List<KV> run = new ArrayList<>();
+      for (int i = 0; i < 20 + s; i++) {
+        run.add(new KV(i < 10 ? 7 : 7 + i % 3, "s" + s + "#" + i));
+      }
+      run.sort(Comparator.comparingInt(KV::key)); // stable: positions stay ascending per key
+      runs.add(run);
+      segments.add(s % 2 == 0 ? fileSegment(run) : memorySegment(run));
+    }
+    // within the factor: one pass, ties broken by segment order then position
+    try (MergingIterator it = new SegmentMerger(INT_ORDER, 6, mergeDir.toFile()).merge(segments)) {
+      assertEquals(stableMerge(runs), drain(it));
+    }
+    // the iterator on its own does the same
+    try (MergingIterator it = new MergingIterator(segments, INT_ORDER, new ArrayList<>())) {
+      assertEquals(stableMerge(runs), drain(it));
+    }
+  }
+
+  @Test
+  void closingEarlyDeletesIntermediateFiles() throws Exception {
+    Random random = new Random(4);
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 8; s++) {
+      segments.add(fileSegment(sortedRun(random, s, 300, 100)));
+    }
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 2, mergeDir.toFile());
+    MergingIterator it = merger.merge(segments);
+    assertFalse(filesIn(mergeDir).isEmpty(), "intermediate merge files exist while merging");
+    assertTrue(it.next());
+    it.close();
+    assertEquals(List.of(), filesIn(mergeDir));
+  }
+
+  @Test
+  void textKeysMergeInRawTextOrder() throws Exception {
+    RawComparator<?> textOrder = WritableComparator.get(Text.class);
+    Random random = new Random(5);
+    List<List<String>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 7; s++) {
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        // lengths over 127 give multi-byte vint length prefixes inside the key bytes
+        keys.add(Integer.toString(random.nextInt(1000), 36) + "-".repeat(random.nextInt(200)));
+      }
+      keys.sort(Comparator.naturalOrder()); // ASCII: String order equals Text's byte order
+      runs.add(keys);
+      DataOutputBuffer bytes = new DataOutputBuffer();
+      SegmentWriter writer = new SegmentWriter(bytes);
+      for (String k : keys) {
+        byte[] kb = encodeText(k);
+        writer.append(kb, 0, kb.length, new byte[0], 0, 0);
+      }
+      segments.add(new MemorySegment(bytes.getData(), 0, (int) writer.position(), null));
+    }
+    List<String> expected = new ArrayList<>();
+    runs.forEach(expected::addAll);
+    expected.sort(Comparator.naturalOrder());
+    List<String> got = new ArrayList<>();
+    try (MergingIterator it = new SegmentMerger(textOrder, 3, mergeDir.toFile()).merge(segments)) {
+      while (it.next()) {
+        Text k = new Text();
+        k.readFields(it.getKey());
+        assertEquals(0, it.getValue().getLength() - it.getValue().getPosition());
+        got.add(k.toString());
+      }
+    }
+    assertEquals(expected, got);
+  }
+}
