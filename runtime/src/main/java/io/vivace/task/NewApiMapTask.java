@@ -5,7 +5,6 @@ import io.vivace.shuffle.MapOutput;
 import io.vivace.sort.MapOutputBuffer;
 import java.io.IOException;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -13,7 +12,6 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
 import org.apache.hadoop.mapreduce.task.MapContextImpl;
@@ -78,44 +76,39 @@ final class NewApiMapTask {
   private static final class TrackedReader<K, V> extends RecordReader<K, V> {
     private final RecordReader<K, V> real;
     private final TaskReporter reporter;
-    private final Counter inputRecords;
-    private final Counter bytesRead;
-    private final FileSystemBytes fileBytes;
+    private final InputTracker tracker;
     private boolean closed;
 
     TrackedReader(RecordReader<K, V> real, TaskReporter reporter, FileSystemBytes fileBytes) {
       this.real = real;
       this.reporter = reporter;
-      this.inputRecords = reporter.getCounter(TaskCounter.MAP_INPUT_RECORDS);
-      this.bytesRead = reporter.getCounter(FileInputFormatCounter.BYTES_READ);
-      this.fileBytes = fileBytes;
+      this.tracker = new InputTracker(reporter, fileBytes);
     }
 
     @Override
     public void initialize(InputSplit split, TaskAttemptContext context)
         throws IOException, InterruptedException {
-      long before = readSoFar();
+      long before = tracker.beforeRead();
       real.initialize(split, context);
-      bytesRead.increment(readSoFar() - before);
+      tracker.afterRead(before);
     }
 
     @Override
     public boolean nextKeyValue() throws IOException, InterruptedException {
       reporter.checkKilled();
-      long before = readSoFar();
+      long before = tracker.beforeRead();
       boolean more = real.nextKeyValue();
-      bytesRead.increment(readSoFar() - before);
+      tracker.afterRead(before);
       if (more) {
-        inputRecords.increment(1);
-        if ((inputRecords.getValue() & 0xFF) == 0) {
-          reporter.setProgress(real.getProgress());
+        try {
+          tracker.recordRead(real::getProgress);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IOException(e);
         }
       }
       return more;
-    }
-
-    private long readSoFar() {
-      return fileBytes == null ? 0 : fileBytes.read();
     }
 
     @Override
@@ -137,9 +130,9 @@ final class NewApiMapTask {
     public void close() throws IOException {
       if (!closed) {
         closed = true;
-        long before = readSoFar();
+        long before = tracker.beforeRead();
         real.close();
-        bytesRead.increment(readSoFar() - before);
+        tracker.afterRead(before);
       }
     }
   }

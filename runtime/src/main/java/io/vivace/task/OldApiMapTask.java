@@ -10,10 +10,8 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapRunnable;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RecordReader;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /** A map attempt of a job written against the old {@code mapred} API (MapRunnable, OutputCollector). */
@@ -75,40 +73,31 @@ final class OldApiMapTask {
   private static final class TrackedReader<K, V> implements RecordReader<K, V> {
     private final RecordReader<K, V> real;
     private final TaskReporter reporter;
-    private final Counter inputRecords;
-    private final Counter bytesRead;
-    private final FileSystemBytes fileBytes;
+    private final InputTracker tracker;
     private boolean closed;
 
     TrackedReader(RecordReader<K, V> real, TaskReporter reporter, FileSystemBytes fileBytes) {
       this.real = real;
       this.reporter = reporter;
-      this.inputRecords = reporter.getCounter(TaskCounter.MAP_INPUT_RECORDS);
-      this.bytesRead = reporter.getCounter(FileInputFormatCounter.BYTES_READ);
-      this.fileBytes = fileBytes;
+      this.tracker = new InputTracker(reporter, fileBytes);
     }
 
     @Override
     public boolean next(K key, V value) throws IOException {
-      try {
-        reporter.checkKilled();
-      } catch (InterruptedException e) {
-        throw new java.io.InterruptedIOException(e.getMessage());
-      }
-      long before = readSoFar();
+      reporter.checkKilledInOldApi();
+      long before = tracker.beforeRead();
       boolean more = real.next(key, value);
-      bytesRead.increment(readSoFar() - before);
+      tracker.afterRead(before);
       if (more) {
-        inputRecords.increment(1);
-        if ((inputRecords.getValue() & 0xFF) == 0) {
-          reporter.setProgress(real.getProgress());
+        try {
+          tracker.recordRead(real::getProgress);
+        } catch (IOException | RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IOException(e);
         }
       }
       return more;
-    }
-
-    private long readSoFar() {
-      return fileBytes == null ? 0 : fileBytes.read();
     }
 
     @Override

@@ -128,11 +128,7 @@ final class OutputWriters {
 
     @Override
     public void collect(K key, V value) throws IOException {
-      try {
-        reporter.checkKilled();
-      } catch (InterruptedException e) {
-        throw new java.io.InterruptedIOException(e.getMessage());
-      }
+      reporter.checkKilledInOldApi();
       long before = written(fileBytes);
       real.write(key, value);
       bytesWritten.increment(written(fileBytes) - before);
@@ -235,11 +231,11 @@ final class OutputWriters {
 
     @Override
     public void collect(K key, V value) throws IOException {
+      reporter.checkKilledInOldApi();
+      checkTypes(key, value, keyClass, valueClass);
+      int p = partitioner == null ? 0
+          : checkPartition(key, partitioner.getPartition(key, value, partitions), partitions);
       try {
-        reporter.checkKilled();
-        checkTypes(key, value, keyClass, valueClass);
-        int p = partitioner == null ? 0
-            : checkPartition(key, partitioner.getPartition(key, value, partitions), partitions);
         buffer.collect(key, value, p);
       } catch (InterruptedException e) {
         throw new java.io.InterruptedIOException(e.getMessage());

@@ -33,6 +33,13 @@ public final class TaskReporter extends StatusReporter implements Reporter {
     }
   }
 
+  /** {@link #checkKilled()} for old-API calls, which may only throw IOException. */
+  public void checkKilledInOldApi() throws java.io.InterruptedIOException {
+    if (killed) {
+      throw new java.io.InterruptedIOException("task attempt killed");
+    }
+  }
+
   public String status() {
     return status;
   }
