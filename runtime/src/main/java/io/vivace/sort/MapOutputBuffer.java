@@ -20,8 +20,6 @@ import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.util.IndexedSortable;
-import org.apache.hadoop.util.QuickSort;
 
 /**
  * Collects one map task's output: records are serialised back to back into one large byte array
@@ -48,6 +46,7 @@ public final class MapOutputBuffer<K, V> {
 
   private final Settings settings;
   private final SortBuffers buffers;
+  private final IndexSorter sorter;
   private final RecordSink sink = new RecordSink();
   private final Serializer<K> keySerializer;
   private final Serializer<V> valueSerializer;
@@ -67,6 +66,7 @@ public final class MapOutputBuffer<K, V> {
     this.buffers = SortBuffers.ofCurrentThread();
     this.data = buffers.data;
     this.meta = buffers.meta;
+    this.sorter = new IndexSorter(settings.comparator(), buffers);
     this.keySerializer = keySerializer;
     this.valueSerializer = valueSerializer;
     keySerializer.open(sink);
@@ -145,52 +145,25 @@ public final class MapOutputBuffer<K, V> {
   }
 
   private void sortIndex() {
-    if (records < 2) {
-      return;
-    }
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    RawComparator<Object> comparator = (RawComparator) settings.comparator();
-    final byte[] d = data;
-    final int[] m = meta;
-    new QuickSort().sort(new IndexedSortable() {
-      @Override
-      public int compare(int i, int j) {
-        int mi = i * META_INTS;
-        int mj = j * META_INTS;
-        int c = Integer.compare(m[mi + PARTITION], m[mj + PARTITION]);
-        if (c != 0) {
-          return c;
-        }
-        int ki = m[mi + KEY_START];
-        int kj = m[mj + KEY_START];
-        return comparator.compare(d, ki, m[mi + VALUE_START] - ki, d, kj, m[mj + VALUE_START] - kj);
-      }
+    sorter.sort(data, meta, records, settings.partitions());
+  }
 
-      @Override
-      public void swap(int i, int j) {
-        int mi = i * META_INTS;
-        int mj = j * META_INTS;
-        for (int k = 0; k < META_INTS; k++) {
-          int t = m[mi + k];
-          m[mi + k] = m[mj + k];
-          m[mj + k] = t;
-        }
-      }
-    }, 0, records);
+  /** The sorted records of partition {@code p}. */
+  private SortedRun sortedPartition(int p) {
+    return new SortedRun(data, meta, sorter.order(), sorter.partitionStart(p), sorter.partitionStart(p + 1));
+  }
+
+  private boolean partitionEmpty(int p) {
+    return sorter.partitionStart(p) == sorter.partitionStart(p + 1);
   }
 
   /** Writes the sorted buffer, partition by partition, combining when a combiner is set. */
   private void writeSorted(PartitionedFileWriter out, boolean combine)
       throws IOException, InterruptedException {
-    int i = 0;
-    while (i < records) {
-      int partition = meta[i * META_INTS + PARTITION];
-      int j = i;
-      while (j < records && meta[j * META_INTS + PARTITION] == partition) {
-        j++;
+    for (int p = 0; p < settings.partitions(); p++) {
+      if (!partitionEmpty(p)) {
+        writeRun(sortedPartition(p), out.startPartition(p), combine);
       }
-      writeRun(new SortedRun(data, meta, i, j), out.startPartition(partition), combine);
-      i = j;
     }
   }
 
@@ -242,17 +215,11 @@ public final class MapOutputBuffer<K, V> {
     DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, dataEnd + records * 2));
     SegmentWriter writer = new SegmentWriter(bytes);
     long[] bounds = new long[settings.partitions() + 1];
-    int i = 0;
     for (int p = 0; p < settings.partitions(); p++) {
       bounds[p] = writer.position();
-      int j = i;
-      while (j < records && meta[j * META_INTS + PARTITION] == p) {
-        j++;
+      if (!partitionEmpty(p)) {
+        writeRun(sortedPartition(p), writer, true);
       }
-      if (j > i) {
-        writeRun(new SortedRun(data, meta, i, j), writer, true);
-      }
-      i = j;
     }
     bounds[settings.partitions()] = writer.position();
     int length = bytes.getLength();

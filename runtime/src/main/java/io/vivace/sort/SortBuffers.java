@@ -10,6 +10,10 @@ final class SortBuffers {
 
   byte[] data = new byte[64 * 1024];
   int[] meta = new int[4 * 1024];
+  int[] order = new int[0];
+  int[] scratchOrder = new int[0];
+  long[] keys = new long[0];
+  long[] scratchKeys = new long[0];
 
   static SortBuffers ofCurrentThread() {
     return OF_THREAD.get();

@@ -9,15 +9,18 @@ final class SortedRun implements RawKeyValueIterator {
 
   private final byte[] data;
   private final int[] meta;
+  private final int[] order;
   private final int end;
   private int next;
   private final DataInputBuffer key = new DataInputBuffer();
   private final DataInputBuffer value = new DataInputBuffer();
   private final Progress progress = new Progress();
 
-  SortedRun(byte[] data, int[] meta, int from, int to) {
+  /** The records {@code order[from..to)}. */
+  SortedRun(byte[] data, int[] meta, int[] order, int from, int to) {
     this.data = data;
     this.meta = meta;
+    this.order = order;
     this.next = from;
     this.end = to;
   }
@@ -27,7 +30,7 @@ final class SortedRun implements RawKeyValueIterator {
     if (next >= end) {
       return false;
     }
-    int m = next * MapOutputBuffer.META_INTS;
+    int m = order[next] * MapOutputBuffer.META_INTS;
     int keyStart = meta[m + MapOutputBuffer.KEY_START];
     int valueStart = meta[m + MapOutputBuffer.VALUE_START];
     key.reset(data, keyStart, valueStart - keyStart);
