@@ -13,6 +13,9 @@ import org.apache.hadoop.util.QuickSort;
  */
 final class IndexSorter {
 
+  /** Memory the sort needs per record: two int permutations and two long prefix arrays. */
+  static final int BYTES_PER_RECORD = 2 * Integer.BYTES + 2 * Long.BYTES;
+
   private static final int SMALL_RUN = 16;
 
   private final RawComparator<Object> comparator;

@@ -37,6 +37,8 @@ public final class MapOutputBuffer<K, V> {
   static final int VALUE_END = 3;
   static final int META_INTS = 4;
   private static final int META_BYTES = META_INTS * Integer.BYTES;
+  /** Index memory a record costs: its meta ints plus the sorter's order and prefix arrays. */
+  private static final int INDEX_BYTES = META_BYTES + IndexSorter.BYTES_PER_RECORD;
 
   /** Everything the buffer needs from the task. */
   public record Settings(int partitions, long limitBytes, RawComparator<?> comparator,
@@ -59,7 +61,7 @@ public final class MapOutputBuffer<K, V> {
 
   public MapOutputBuffer(Settings settings, Serializer<K> keySerializer, Serializer<V> valueSerializer)
       throws IOException {
-    if (settings.limitBytes() <= META_BYTES || settings.limitBytes() > Integer.MAX_VALUE - 8) {
+    if (settings.limitBytes() <= INDEX_BYTES || settings.limitBytes() > Integer.MAX_VALUE - 8) {
       throw new IOException("Invalid \"mapreduce.task.io.sort.mb\": " + (settings.limitBytes() >> 20));
     }
     this.settings = settings;
@@ -94,7 +96,7 @@ public final class MapOutputBuffer<K, V> {
   }
 
   private long used() {
-    return (long) dataEnd + (long) records * META_BYTES;
+    return (long) dataEnd + (long) records * INDEX_BYTES;
   }
 
   private void index(int partition, int keyStart, int valueStart, int end) {
@@ -118,7 +120,7 @@ public final class MapOutputBuffer<K, V> {
     if (records > 0) {
       spill();
     }
-    if (length + META_BYTES <= settings.limitBytes()) {
+    if (length + INDEX_BYTES <= settings.limitBytes()) {
       ensureData(length);
       System.arraycopy(record, 0, data, 0, length);
       dataEnd = length;
