@@ -9,13 +9,18 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded Vivace runtime of this JVM: one warm worker pool and one shuffle memory budget
  * shared by every job submitted from the JVM, and the registry of those jobs.
  */
 public final class Engine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
   /** Worker threads shared by all jobs in the JVM; default: the number of cores. */
   public static final String SLOTS = "vivace.slots";
@@ -83,6 +88,7 @@ public final class Engine {
 
   /** Registers and starts a prepared job. */
   public JobRun start(JobRun.Submission submission) {
+    warnAboutSettingsNotApplied(submission.conf());
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, pool, shuffleMemory, () -> retire(holder[0]));
     holder[0] = job;
@@ -92,6 +98,19 @@ public final class Engine {
     }
     job.start();
     return job;
+  }
+
+  /** Says so when a job asks for what this engine does not do, rather than ignoring it silently. */
+  private void warnAboutSettingsNotApplied(Configuration conf) {
+    int slots = conf.getInt(SLOTS, pool.slots());
+    if (slots != pool.slots()) {
+      LOG.warn(SLOTS + "=" + slots + " ignored: this JVM's engine already runs " + pool.slots()
+          + " worker threads (set it before the JVM's first Vivace job)");
+    }
+    if (conf.getBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, false)) {
+      LOG.warn(MRJobConfig.MAP_OUTPUT_COMPRESS + "=true ignored: Vivace keeps map output"
+          + " uncompressed (in memory, or on local disk beyond " + SHUFFLE_MEMORY_MB + ")");
+    }
   }
 
   private synchronized void retire(JobRun finished) {
