@@ -3,6 +3,8 @@ on identical input, and reports each system's median wall time and peak RSS and 
 
 Every run is a fresh `./vivace jar ...` process (JVM start included), timed by wall clock; its
 peak resident set size comes from the kernel's accounting of that process (wait4's ru_maxrss).
+The `latency` workload instead measures inside one warm JVM (io.vivace.workloads.bench.LatencyBench):
+the median submit-to-done time of an empty job, and the tasks/s of a sleep job that does not sleep.
 The machines are shared and noisy: compare the ratio, which is measured in the same run.
 """
 
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VIVACE = ROOT / "vivace"
 WORKLOADS_JAR = ROOT / "workloads" / "target" / "vivace-workloads.jar"
 SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
+LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
 
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
 SYSTEMS = {
@@ -44,6 +47,31 @@ SCALES = {
     "large": (5000, 100_000_000, 1 << 30, 1 << 30),
 }
 
+LATENCY_SCALES = {
+    # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
+    # ~60-100 tasks/s, so it gets fewer maps to keep the run short)
+    "tiny": (5, 20, {"vivace": 2000, "hadoop-local": 200}),
+    "default": (20, 200, {"vivace": 20_000, "hadoop-local": 2000}),
+    "large": (20, 1000, {"vivace": 100_000, "hadoop-local": 5000}),
+}
+
+
+@dataclass
+class Metric:
+    """One number a workload's JSON report holds, shown as a table row of its own."""
+    label: str
+    path: tuple[str, ...]      # keys into the JSON report
+    unit: str
+    higher_is_better: bool     # rates: the ratio is vivace/local; times: local/vivace
+    size: str                  # the table's size column
+
+
+def metric_value(run: "Run", metric: Metric) -> float:
+    value = run.metrics
+    for key in metric.path:
+        value = value[key]
+    return float(value)
+
 
 @dataclass
 class Run:
@@ -55,15 +83,20 @@ class Run:
     peak_rss_mb: float
     ok: bool
     detail: str = ""
+    metrics: dict = field(default_factory=dict)   # the workload's own JSON report, if it writes one
 
 
 @dataclass
 class Workload:
     name: str
     size: str
-    args: list[str]            # after `./vivace jar`; {out} is replaced by the output directory
+    args: list[str]            # after `./vivace jar`; {out} is replaced by the output directory,
+                               # {run} by the run's own directory
     validate: callable | None = None
     outputs: dict[str, str] = field(default_factory=dict)
+    system_args: dict[str, list[str]] = field(default_factory=dict)  # appended for that system
+    report: str | None = None  # JSON file (under {run}) the program writes; kept in Run.metrics
+    metrics: list[Metric] = field(default_factory=list)  # table rows taken from that report
 
 
 def log(message: str) -> None:
@@ -115,6 +148,7 @@ class Bench:
         self.env = dict(os.environ, VIVACE_HEAPSIZE=options.heap)
         self.examples = examples_jar()
         self.runs: list[Run] = []
+        self.metrics: dict[str, list[Metric]] = {}   # workload name -> rows from its report
 
     # ---- input data, generated once per parameter set and reused -----------------------
 
@@ -162,6 +196,19 @@ class Bench:
             result.append(Workload("wordcount", f"{text_bytes / 1e9:.2f} GB",
                                    [self.examples, "wordcount", str(text), "{out}"],
                                    validate=self.same_output))
+        if "latency" in chosen:
+            warmup, runs, sleep_maps = LATENCY_SCALES[self.options.scale]
+            maps = f"{sleep_maps['vivace']}/{sleep_maps['hadoop-local']} maps"
+            result.append(Workload(
+                "latency", f"{runs} empty jobs, {maps}",
+                [str(WORKLOADS_JAR), LATENCY_BENCH, "-warmup", str(warmup), "-runs", str(runs),
+                 "-json", "{run}/latency.json"],
+                system_args={system: ["-m", str(n)] for system, n in sleep_maps.items()},
+                report="latency.json",
+                metrics=[Metric("empty-job latency", ("empty_job", "median_ms"), "ms", False,
+                                f"ms, median of {runs}"),
+                         Metric("tasks/s (-mt 0)", ("sleep_job", "tasks_per_s"), "tasks/s", True,
+                                maps)]))
         if "sort" in chosen:
             seq = self.generate(f"random-{sort_bytes}", [
                 self.examples, "randomwriter", "-D", f"mapreduce.randomwriter.totalbytes={sort_bytes}",
@@ -194,14 +241,24 @@ class Bench:
         shutil.rmtree(run_dir, ignore_errors=True)
         run_dir.mkdir(parents=True)
         out = run_dir / "out"
-        args = [a.replace("{out}", str(out)) for a in workload.args]
+        args = [a.replace("{out}", str(out)).replace("{run}", str(run_dir))
+                for a in workload.args + workload.system_args.get(system, [])]
         extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
         seconds, rss, status = vivace_jar(args, SYSTEMS[system] + extra, self.env, run_dir / "job.log")
         detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
         if status == 0 and workload.validate is not None and repeat == 0:
             detail = workload.validate(workload, system, out)
-        run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail)
+        metrics = {}
+        if status == 0 and workload.report is not None:
+            try:
+                metrics = json.loads((run_dir / workload.report).read_text())
+            except (OSError, ValueError) as e:
+                detail = f"no report {workload.report}: {e}"
+        run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail,
+                  metrics)
         log(f"  {workload.name:10} {system:13} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB"
+            + "".join(f"  {m.label} {metric_value(run, m):.2f} {m.unit}"
+                      for m in workload.metrics if run.ok)
             + (f"  FAILED: {detail}" if detail else ""))
         if not self.options.keep:
             shutil.rmtree(run_dir, ignore_errors=True)
@@ -209,6 +266,7 @@ class Bench:
 
     def run(self) -> None:
         for workload in self.workloads():
+            self.metrics[workload.name] = workload.metrics
             log(f"{workload.name} ({workload.size}), {self.options.repeats} repeats, alternating")
             for repeat in range(self.options.repeats):
                 order = list(SYSTEMS) if repeat % 2 == 0 else list(reversed(SYSTEMS))
@@ -221,6 +279,9 @@ class Bench:
         rows = []
         for name in dict.fromkeys(r.workload for r in self.runs):
             runs = [r for r in self.runs if r.workload == name]
+            if self.metrics.get(name):
+                rows.extend(self.metric_row(metric, runs) for metric in self.metrics[name])
+                continue
             row = {"workload": name, "size": runs[0].size}
             for system in SYSTEMS:
                 mine = [r for r in runs if r.system == system and r.ok]
@@ -236,22 +297,46 @@ class Bench:
             rows.append(row)
         return rows
 
+    def metric_row(self, metric: Metric, runs: list[Run]) -> dict:
+        """A table row for one number of a workload's report: median over repeats, per system."""
+        row = {"workload": metric.label, "size": metric.size, "unit": metric.unit,
+               "ratio": "vivace/local" if metric.higher_is_better else "local/vivace"}
+        for system in SYSTEMS:
+            mine = [r for r in runs if r.system == system and r.ok]
+            values = [metric_value(r, metric) for r in mine]
+            row[system] = {
+                "median": statistics.median(values) if values else None,
+                "min": min(values, default=None),
+                "max": max(values, default=None),
+                "peak_rss_mb": max((r.peak_rss_mb for r in mine), default=None),
+                "failed": sum(1 for r in runs if r.system == system and not r.ok),
+            }
+        v, h = row["vivace"]["median"], row["hadoop-local"]["median"]
+        row["speedup"] = (v / h if metric.higher_is_better else h / v) if v and h else None
+        return row
+
     def print_table(self, rows: list[dict]) -> None:
-        header = (f"{'workload':10} {'size':18} {'vivace s (min..max)':24} {'RSS MB':>7} "
-                  f"{'local s (min..max)':24} {'RSS MB':>7} {'local/vivace':>12}")
+        header = (f"{'workload':17} {'size':18} {'vivace (min..max)':24} {'RSS MB':>7} "
+                  f"{'local (min..max)':24} {'RSS MB':>7} {'speedup':>8}")
         print(header)
         print("-" * len(header))
         for row in rows:
+            digits = 0 if row.get("unit") == "tasks/s" else 2
             cells = []
             for system in SYSTEMS:
                 s = row[system]
-                if s["median_s"] is None:
+                median, low, high = (s["median"], s["min"], s["max"]) if "unit" in row else (
+                    s["median_s"], s["min_s"], s["max_s"])
+                if median is None:
                     cells.append(f"{'failed':24} {'':>7}")
                 else:
-                    spread = f"{s['median_s']:.2f} ({s['min_s']:.2f}..{s['max_s']:.2f})"
+                    spread = f"{median:.{digits}f} ({low:.{digits}f}..{high:.{digits}f})"
                     cells.append(f"{spread:24} {s['peak_rss_mb']:7.0f}")
             ratio = f"{row['speedup']:.2f}x" if row["speedup"] else "-"
-            print(f"{row['workload']:10} {row['size']:18} {cells[0]} {cells[1]} {ratio:>12}")
+            print(f"{row['workload']:17} {row['size']:18} {cells[0]} {cells[1]} {ratio:>8}")
+        print("Times in seconds (JVM start included) unless the size column names another unit;"
+              " tasks/s is a rate.\nspeedup: local/vivace for times, vivace/local for rates;"
+              " above 1x, Vivace is faster.")
 
     def write_json(self, rows: list[dict]) -> Path:
         results = self.work / "results"
@@ -270,8 +355,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=SCALES, default="default",
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
-    parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort",
-                        help="comma-separated subset of sleep,terasort,wordcount,sort")
+    parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
+                        help="comma-separated subset of sleep,terasort,wordcount,sort,latency"
+                             " (latency: empty-job latency and tasks/s inside one warm JVM)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per system (median reported)")
     parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
     parser.add_argument("--work-dir", default=str(ROOT / "bench" / "work"),

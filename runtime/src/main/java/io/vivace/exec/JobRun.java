@@ -60,6 +60,8 @@ public final class JobRun {
   private final JobHistoryWriter history = new JobHistoryWriter();
   private final org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
   private final List<TaskCompletionEvent> events = new ArrayList<>();
+  /** Tasks with an attempt running: progress and kills look only at these. */
+  private final java.util.Set<TaskInProgress> runningTips = new java.util.LinkedHashSet<>();
   private final int maxMapAttempts;
   private final int maxReduceAttempts;
   private final Runnable onFinish;
@@ -219,6 +221,7 @@ public final class JobRun {
           org.apache.hadoop.mapred.TaskID.downgrade(tip.id), tip.attempts++));
       tip.running = attempt;
       tip.runningThread = Thread.currentThread();
+      runningTips.add(tip);
       tip.status = TIPStatus.RUNNING;
       if (tip.startTime == 0) {
         tip.startTime = start;
@@ -249,6 +252,7 @@ public final class JobRun {
     long now = System.currentTimeMillis();
     tip.running = null;
     tip.runningThread = null;
+    runningTips.remove(tip);
     if (terminating) {
       if (output != null) {
         output.release();
@@ -286,6 +290,7 @@ public final class JobRun {
     long now = System.currentTimeMillis();
     tip.running = null;
     tip.runningThread = null;
+    runningTips.remove(tip);
     boolean killed = terminating || tip.killRequested;
     tip.killRequested = false;
     String diagnostic = StringUtils.stringifyException(cause);
@@ -370,13 +375,9 @@ public final class JobRun {
     terminalState = finalState;
     failureInfo = info;
     inFlight -= pool.clear(queue);
-    for (TaskInProgress[] tips : new TaskInProgress[][] {maps, reduces}) {
-      for (TaskInProgress tip : tips) {
-        if (tip.running != null) {
-          tip.running.reporter().kill();
-          tip.runningThread.interrupt();
-        }
-      }
+    for (TaskInProgress tip : runningTips) {
+      tip.running.reporter().kill();
+      tip.runningThread.interrupt();
     }
     maybeCleanup();
   }
@@ -466,14 +467,12 @@ public final class JobRun {
 
   /** Stops one running attempt; it is retried unless {@code shouldFail} made it count as failed. */
   public synchronized boolean killTask(org.apache.hadoop.mapreduce.TaskAttemptID attemptId, boolean shouldFail) {
-    for (TaskInProgress[] tips : new TaskInProgress[][] {maps, reduces}) {
-      for (TaskInProgress tip : tips) {
-        if (tip.running != null && tip.running.id().toString().equals(attemptId.toString())) {
-          tip.killRequested = !shouldFail;
-          tip.running.reporter().kill();
-          tip.runningThread.interrupt();
-          return true;
-        }
+    for (TaskInProgress tip : runningTips) {
+      if (tip.running.id().toString().equals(attemptId.toString())) {
+        tip.killRequested = !shouldFail;
+        tip.running.reporter().kill();
+        tip.runningThread.interrupt();
+        return true;
       }
     }
     return false;
@@ -492,7 +491,8 @@ public final class JobRun {
 
   public synchronized JobStatus status() {
     float setup = setupDone || isComplete() ? 1f : 0f;
-    EngineJobStatus status = new EngineJobStatus(id, setup, progress(maps), progress(reduces),
+    EngineJobStatus status = new EngineJobStatus(id, setup, progress(TaskType.MAP, completedMaps),
+        progress(TaskType.REDUCE, completedReduces),
         isComplete() ? 1f : 0f, state, conf.getUser(), conf.getJobName(), conf.getQueueName(),
         new Path(submission.submitDir(), "job.xml").toString(), historyFile.toURI().toString());
     status.times(submitTime, startTime, finishTime);
@@ -500,15 +500,19 @@ public final class JobRun {
     return status;
   }
 
-  private float progress(TaskInProgress[] tips) {
-    if (tips.length == 0) {
+  /** Finished tasks count whole, running ones by their attempt's progress. */
+  private float progress(TaskType type, int completed) {
+    int total = type == TaskType.MAP ? maps.length : reduces.length;
+    if (total == 0) {
       return setupDone ? 1f : 0f;
     }
-    float sum = 0;
-    for (TaskInProgress tip : tips) {
-      sum += tip.progress();
+    float sum = completed;
+    for (TaskInProgress tip : runningTips) {
+      if (tip.id.getTaskType() == type) {
+        sum += tip.progress();
+      }
     }
-    return sum / tips.length;
+    return Math.min(1f, sum / total);
   }
 
   public synchronized Counters counters() {
@@ -543,8 +547,8 @@ public final class JobRun {
 
   public synchronized int runningTasks(TaskType type) {
     int n = 0;
-    for (TaskInProgress tip : type == TaskType.MAP ? maps : reduces) {
-      if (tip.running != null) {
+    for (TaskInProgress tip : runningTips) {
+      if (tip.id.getTaskType() == type) {
         n++;
       }
     }
