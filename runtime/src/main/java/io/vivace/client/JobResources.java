@@ -141,7 +141,7 @@ public final class JobResources implements Closeable {
   /** A local file with the content of {@code path}: the file itself when it is already local. */
   private static File fetch(Path path, JobConf conf, File targetDir) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
-    if ("file".equals(fs.getScheme())) {
+    if (isLocal(fs)) {
       File file = new File(fs.makeQualified(path).toUri().getPath());
       if (!file.exists()) {
         throw new java.io.FileNotFoundException("distributed cache file " + path + " does not exist");
@@ -152,6 +152,11 @@ public final class JobResources implements Closeable {
     File local = new File(targetDir, path.getName());
     fs.copyToLocalFile(false, path, new Path(local.getAbsolutePath()), true);
     return local;
+  }
+
+  private static boolean isLocal(FileSystem fs) {
+    return fs instanceof org.apache.hadoop.fs.LocalFileSystem
+        || fs instanceof org.apache.hadoop.fs.RawLocalFileSystem;
   }
 
   private static void unpack(File archive, File dir) throws IOException {

@@ -153,17 +153,27 @@ public final class VivaceClientProtocol implements ClientProtocol {
     return new TaskTrackerInfo[0];
   }
 
+  /** The job client stages through the file system of this directory, so it must be the staging one. */
   @Override
-  public String getSystemDir() {
-    return new Path(conf.get("hadoop.tmp.dir", "/tmp"), "mapred/system").toString();
+  public String getSystemDir() throws IOException {
+    return onStagingFileSystem(new Path(conf.get("hadoop.tmp.dir", "/tmp"), "mapred/system"));
   }
 
   @Override
   public String getStagingAreaDir() throws IOException {
     Path root = new Path(conf.get(STAGING_ROOT, conf.get("hadoop.tmp.dir", "/tmp") + "/mapred/staging"));
     String user = UserGroupInformation.getCurrentUser().getShortUserName();
-    FileSystem fs = root.getFileSystem(conf);
-    return fs.makeQualified(new Path(root, user + "/.staging")).toString();
+    return onStagingFileSystem(new Path(root, user + "/.staging"));
+  }
+
+  /** A local directory moves to {@link StagingFileSystem}; others (e.g. on HDFS) stay as they are. */
+  private String onStagingFileSystem(Path dir) throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
+    Path qualified = fs.makeQualified(dir);
+    if ("file".equals(fs.getScheme())) {
+      return StagingFileSystem.of(qualified.toUri().getPath()).toString();
+    }
+    return qualified.toString();
   }
 
   @Override
