@@ -5,7 +5,6 @@ import io.vivace.plan.InputSplits;
 import io.vivace.plan.SplitReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
@@ -29,14 +28,20 @@ final class SubmissionLoader {
   static JobRun.Submission load(JobID id, String submitDir, Credentials credentials,
                                 org.apache.hadoop.conf.Configuration clientConf) throws IOException {
     Path dir = new Path(submitDir);
-    JobConf conf = readJobConf(new Path(dir, "job.xml"), clientConf);
+    File jobDir = jobLocalDir(clientConf, id);
+    JobConf conf;
+    try {
+      conf = readJobConf(new Path(dir, "job.xml"), clientConf, jobDir);
+    } catch (IOException | RuntimeException e) {
+      FileUtil.fullyDelete(jobDir);
+      throw e;
+    }
     String user = conf.getUser() != null ? conf.getUser()
         : UserGroupInformation.getCurrentUser().getShortUserName();
     // A job-private identity gives the job its own cached FileSystem instances, so the local file
     // system's working directory can be the job's working directory (cache symlinks live there).
     UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
     ugi.addCredentials(credentials);
-    File jobDir = jobLocalDir(conf, id);
     ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
     try {
       return ugi.doAs((java.security.PrivilegedExceptionAction<JobRun.Submission>) () -> {
@@ -64,19 +69,24 @@ final class SubmissionLoader {
     }
   }
 
-  private static JobConf readJobConf(Path jobXml, org.apache.hadoop.conf.Configuration clientConf)
-      throws IOException {
+  /**
+   * The job's configuration, from a local copy of the staged {@code job.xml} in the job's local
+   * directory: a file resource can be read again when a task's configuration reloads.
+   */
+  private static JobConf readJobConf(Path jobXml, org.apache.hadoop.conf.Configuration clientConf,
+                                     File jobDir) throws IOException {
+    File local = new File(jobDir, "job.xml");
+    jobXml.getFileSystem(clientConf).copyToLocalFile(false, jobXml,
+        new Path(local.getAbsolutePath()), true);
     JobConf conf = new JobConf(false);
-    FileSystem fs = jobXml.getFileSystem(clientConf);
-    try (InputStream in = fs.open(jobXml)) {
-      conf.addResource(in, jobXml.toString());
-      conf.size(); // parse now, while the stream is open
-    }
+    conf.addResource(new Path(local.toURI()));
+    conf.size(); // parse now: a malformed job.xml fails the submission, not a task
     return conf;
   }
 
   /** {@code <first mapreduce.cluster.local.dir>/vivace/<job id>}, created empty. */
-  private static File jobLocalDir(JobConf conf, JobID id) throws IOException {
+  private static File jobLocalDir(org.apache.hadoop.conf.Configuration conf, JobID id)
+      throws IOException {
     String[] roots = conf.getTrimmedStrings(MRConfig.LOCAL_DIR);
     String root = roots.length > 0 ? roots[0] : conf.get("hadoop.tmp.dir", "/tmp") + "/mapred/local";
     if (root.startsWith("file:")) {

@@ -27,7 +27,7 @@ public final class TaskAttempt {
   public TaskAttempt(TaskEnvironment env, TaskAttemptID id) {
     this.env = env;
     this.id = id;
-    this.conf = new JobConf(env.jobConf());
+    this.conf = TaskConf.of(env.jobConf());
     boolean isMap = id.getTaskType() == TaskType.MAP;
     conf.set(MRJobConfig.TASK_ATTEMPT_ID, id.toString());
     conf.set(MRJobConfig.TASK_ID, id.getTaskID().toString());
