@@ -263,7 +263,7 @@ public final class JobRun {
     }
     tip.status = TIPStatus.COMPLETE;
     tip.finishTime = now;
-    tip.counters = new Counters(attempt.reporter().counters());
+    tip.counters = attempt.reporter().counters();
     counters.incrAllCounters(attempt.reporter().counters());
     counters.findCounter(isMap ? JobCounter.MILLIS_MAPS : JobCounter.MILLIS_REDUCES).increment(now - start);
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,

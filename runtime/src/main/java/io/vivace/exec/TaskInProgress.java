@@ -21,7 +21,8 @@ final class TaskInProgress {
   Thread runningThread;
   long startTime;
   long finishTime;
-  Counters counters = new Counters();
+  /** The successful attempt's counters; converted for a TaskReport only when one is asked for. */
+  org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
   final List<String> diagnostics = new ArrayList<>();
 
   TaskInProgress(TaskID id, int index) {
@@ -44,6 +45,6 @@ final class TaskInProgress {
   TaskReport report() {
     String state = running != null ? running.reporter().status() : status.name();
     return new TaskReport(org.apache.hadoop.mapred.TaskID.downgrade(id), progress(), state,
-        diagnostics.toArray(new String[0]), status, startTime, finishTime, counters);
+        diagnostics.toArray(new String[0]), status, startTime, finishTime, new Counters(counters));
   }
 }
