@@ -169,19 +169,28 @@ public final class JobRun {
     }
   }
 
-  private void setup() {
+  /** Runs a job-level step of the committer protocol; a failure fails the job. */
+  private boolean jobStep(String name, PrivilegedExceptionAction<Void> step) {
     try {
-      inJobContext(() -> {
-        jobContext = new org.apache.hadoop.mapred.JobContextImpl(conf, id);
-        committer = OutputCommitters.forJob(conf, id);
-        committer.setupJob(jobContext);
-        return null;
-      });
+      inJobContext(step);
+      return true;
     } catch (Throwable t) {
-      LOG.error("Job setup failed for " + id, t);
+      LOG.error("Job " + name + " failed for " + id, t);
       synchronized (this) {
-        terminate(JobStatus.State.FAILED, "Job setup failed: " + StringUtils.stringifyException(t));
+        terminate(JobStatus.State.FAILED, "Job " + name + " failed: " + StringUtils.stringifyException(t));
       }
+      return false;
+    }
+  }
+
+  private void setup() {
+    boolean ok = jobStep("setup", () -> {
+      jobContext = new org.apache.hadoop.mapred.JobContextImpl(conf, id);
+      committer = OutputCommitters.forJob(conf, id);
+      committer.setupJob(jobContext);
+      return null;
+    });
+    if (!ok) {
       return;
     }
     synchronized (this) {
@@ -351,19 +360,13 @@ public final class JobRun {
   }
 
   private void commit() {
-    try {
-      inJobContext(() -> {
-        committer.commitJob(jobContext);
-        return null;
-      });
-    } catch (Throwable t) {
-      LOG.error("Job commit failed for " + id, t);
-      synchronized (this) {
-        terminate(JobStatus.State.FAILED, "Job commit failed: " + StringUtils.stringifyException(t));
-      }
-      return;
+    boolean ok = jobStep("commit", () -> {
+      committer.commitJob(jobContext);
+      return null;
+    });
+    if (ok) {
+      finish(JobStatus.State.SUCCEEDED);
     }
-    finish(JobStatus.State.SUCCEEDED);
   }
 
   /** Stops the job: drops queued work, stops running attempts; the abort follows once all stopped. */
