@@ -39,6 +39,8 @@ public final class MapOutputBuffer<K, V> {
   private static final int META_BYTES = META_INTS * Integer.BYTES;
   /** Index memory a record costs: its meta ints plus the sorter's order and prefix arrays. */
   private static final int INDEX_BYTES = META_BYTES + IndexSorter.BYTES_PER_RECORD;
+  /** Buffer use at which, with a combiner, the buffer is sorted and combined (see combineChunk). */
+  private static final long COMBINE_CHUNK_BYTES = 4L << 20;
 
   /** Everything the buffer needs from the task. */
   public record Settings(int partitions, long limitBytes, RawComparator<?> comparator,
@@ -52,7 +54,9 @@ public final class MapOutputBuffer<K, V> {
   private final RecordSink sink = new RecordSink();
   private final Serializer<K> keySerializer;
   private final Serializer<V> valueSerializer;
-  private final List<FileSegment[]> spills = new ArrayList<>();
+  /** Sorted runs so far: combined chunks kept in memory, and spills on local disk. */
+  private final List<Segment[]> spills = new ArrayList<>();
+  private long memoryRunBytes;
   private final List<File> spillFiles = new ArrayList<>();
   private byte[] data;
   private int[] meta;
@@ -92,7 +96,52 @@ public final class MapOutputBuffer<K, V> {
     }
     if (used() >= settings.limitBytes()) {
       spill();
+    } else if (settings.combiner() != null && used() >= COMBINE_CHUNK_BYTES) {
+      combineChunk();
     }
+  }
+
+  /**
+   * With a combiner, the buffer is sorted and combined in chunks small enough to stay in the CPU's
+   * caches, and the (usually much smaller) combined runs are kept in memory: sorting and combining
+   * a whole 100 MB buffer at once spends most of its time waiting for memory.
+   */
+  private void combineChunk() throws IOException, InterruptedException {
+    sortIndex();
+    DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, dataEnd / 4));
+    long[] bounds = writeSortedTo(new SegmentWriter(bytes));
+    spills.add(memorySegments(bytes.getData(), bounds, null));
+    memoryRunBytes += bytes.getLength();
+    dataEnd = 0;
+    records = 0;
+    if (memoryRunBytes >= settings.limitBytes() / 2) {
+      mergeMemoryRunsToDisk();
+    }
+  }
+
+  /** Combined in-memory runs grew large: merge (and combine) them into one spill file. */
+  private void mergeMemoryRunsToDisk() throws IOException, InterruptedException {
+    List<Segment[]> memoryRuns = new ArrayList<>();
+    for (Segment[] run : spills) {
+      if (isMemoryRun(run)) {
+        memoryRuns.add(run);
+      }
+    }
+    File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
+    spillFiles.add(file);
+    Segment[] merged = mergeRuns(memoryRuns, new PartitionedFileWriter(file, settings.partitions()), true);
+    spills.removeAll(memoryRuns);
+    spills.add(merged);
+    memoryRunBytes = 0;
+  }
+
+  private static boolean isMemoryRun(Segment[] run) {
+    for (Segment s : run) {
+      if (s != null) {
+        return s.inMemory();
+      }
+    }
+    return true;
   }
 
   private long used() {
@@ -216,6 +265,12 @@ public final class MapOutputBuffer<K, V> {
     sortIndex();
     DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, dataEnd + records * 2));
     SegmentWriter writer = new SegmentWriter(bytes);
+    long[] bounds = writeSortedTo(writer);
+    return keepInMemoryOrWrite(bytes, bounds, writer.records());
+  }
+
+  /** Writes the sorted buffer, partition after partition, combined; returns where each begins. */
+  private long[] writeSortedTo(SegmentWriter writer) throws IOException, InterruptedException {
     long[] bounds = new long[settings.partitions() + 1];
     for (int p = 0; p < settings.partitions(); p++) {
       bounds[p] = writer.position();
@@ -224,20 +279,29 @@ public final class MapOutputBuffer<K, V> {
       }
     }
     bounds[settings.partitions()] = writer.position();
-    int length = bytes.getLength();
-    ShuffleMemory memory = settings.shuffleMemory();
+    return bounds;
+  }
+
+  /** One segment per non-empty partition of a serialised, partitioned run. */
+  private Segment[] memorySegments(byte[] array, long[] bounds, ShuffleMemory budget) {
     Segment[] segments = new Segment[settings.partitions()];
-    if (memory.tryReserve(length)) {
-      byte[] array = bytes.getData();
-      for (int p = 0; p < segments.length; p++) {
-        int len = (int) (bounds[p + 1] - bounds[p]);
-        if (len > 0) {
-          segments[p] = new MemorySegment(array, (int) bounds[p], len, memory::release);
-        }
+    for (int p = 0; p < segments.length; p++) {
+      int len = (int) (bounds[p + 1] - bounds[p]);
+      if (len > 0) {
+        segments[p] = new MemorySegment(array, (int) bounds[p], len, budget == null ? null : budget::release);
       }
-      return segments;
     }
-    return writeToDisk(bytes.getData(), bounds, writer.records());
+    return segments;
+  }
+
+  /** The task's output in memory when the shuffle budget allows, else in one local file. */
+  private Segment[] keepInMemoryOrWrite(DataOutputBuffer bytes, long[] bounds, long recordCount)
+      throws IOException {
+    ShuffleMemory memory = settings.shuffleMemory();
+    if (memory.tryReserve(bytes.getLength())) {
+      return memorySegments(bytes.getData(), bounds, memory);
+    }
+    return writeToDisk(bytes.getData(), bounds, recordCount);
   }
 
   /** The in-memory output did not fit the shuffle budget: the same bytes go to one local file. */
@@ -268,33 +332,50 @@ public final class MapOutputBuffer<K, V> {
 
   private Segment[] finishAfterSpills() throws IOException, InterruptedException {
     if (records > 0) {
-      spill();
+      if (settings.combiner() != null) {
+        combineChunk();
+      } else {
+        spill();
+      }
     }
-    if (spills.size() == 1) {
-      return spills.get(0);
+    if (spills.size() == 1 && !isMemoryRun(spills.get(0))) {
+      return spills.remove(0);
     }
-    boolean combine = settings.combiner() != null && spills.size() >= settings.minSpillsForCombine();
+    boolean allInMemory = spills.stream().allMatch(MapOutputBuffer::isMemoryRun);
+    // Combined chunks are a detail of this buffer, not spills: they always combine once more, so the
+    // output has one record per key as a single sort of the whole output would give.
+    boolean combine = settings.combiner() != null
+        && (allInMemory || spills.size() >= settings.minSpillsForCombine());
+    if (allInMemory) {
+      DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, (int) Math.min(memoryRunBytes, 1 << 30)));
+      SegmentWriter writer = new SegmentWriter(bytes);
+      long[] bounds = mergeRuns(new ArrayList<>(spills), writer, combine);
+      releaseSpills();
+      return keepInMemoryOrWrite(bytes, bounds, writer.records());
+    }
     File file = new File(settings.spillDir(), "file.out");
-    PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions());
+    Segment[] result = mergeRuns(new ArrayList<>(spills),
+        new PartitionedFileWriter(file, settings.partitions()), combine);
+    releaseSpills();
+    return result;
+  }
+
+  /** Merges runs partition by partition into a spill file; returns its segments. */
+  private Segment[] mergeRuns(List<Segment[]> runs, PartitionedFileWriter out, boolean combine)
+      throws IOException, InterruptedException {
     SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
     try {
       for (int p = 0; p < settings.partitions(); p++) {
-        List<Segment> segments = new ArrayList<>();
-        for (FileSegment[] spill : spills) {
-          if (spill[p] != null) {
-            segments.add(spill[p]);
+        List<Segment> segments = partitionOf(runs, p);
+        if (!segments.isEmpty()) {
+          try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
+            writeRun(merged, out.startPartition(p), combine);
           }
-        }
-        if (segments.isEmpty()) {
-          continue;
-        }
-        try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
-          writeRun(merged, out.startPartition(p), combine);
         }
       }
       settings.counters().spilledRecords().increment(out.records() + merger.spilledRecords());
-      FileSegment[] result = out.finish();
-      releaseSpills();
+      Segment[] result = out.finish();
+      release(runs);
       return result;
     } catch (IOException | InterruptedException | RuntimeException e) {
       out.discard();
@@ -302,15 +383,49 @@ public final class MapOutputBuffer<K, V> {
     }
   }
 
-  private void releaseSpills() {
-    for (FileSegment[] spill : spills) {
-      for (FileSegment s : spill) {
+  /** Merges runs partition by partition into one serialised buffer; returns where each begins. */
+  private long[] mergeRuns(List<Segment[]> runs, SegmentWriter out, boolean combine)
+      throws IOException, InterruptedException {
+    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
+    long[] bounds = new long[settings.partitions() + 1];
+    for (int p = 0; p < settings.partitions(); p++) {
+      bounds[p] = out.position();
+      List<Segment> segments = partitionOf(runs, p);
+      if (!segments.isEmpty()) {
+        try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
+          writeRun(merged, out, combine);
+        }
+      }
+    }
+    bounds[settings.partitions()] = out.position();
+    settings.counters().spilledRecords().increment(merger.spilledRecords());
+    return bounds;
+  }
+
+  private static List<Segment> partitionOf(List<Segment[]> runs, int p) {
+    List<Segment> segments = new ArrayList<>();
+    for (Segment[] run : runs) {
+      if (run[p] != null) {
+        segments.add(run[p]);
+      }
+    }
+    return segments;
+  }
+
+  private static void release(List<Segment[]> runs) {
+    for (Segment[] run : runs) {
+      for (Segment s : run) {
         if (s != null) {
           s.release();
         }
       }
     }
+  }
+
+  private void releaseSpills() {
+    release(spills);
     spills.clear();
+    memoryRunBytes = 0;
   }
 
   /** Removes every file this buffer wrote (failed or killed attempt). */

@@ -492,6 +492,63 @@ class MapOutputBufferTest {
     assertEquals(List.of(), filesLeft());
   }
 
+  /** Collects {@code n} records of {@code distinct} keys into 2 partitions; returns the sums expected. */
+  private static List<Map<String, Long>> collectCountedKeys(MapOutputBuffer<Text, IntWritable> buffer,
+                                                             int n, int distinct) throws Exception {
+    Random random = new Random(11);
+    List<Map<String, Long>> expected = List.of(new TreeMap<>(), new TreeMap<>());
+    Text key = new Text();
+    IntWritable value = new IntWritable();
+    for (int i = 0; i < n; i++) {
+      String k = "key" + random.nextInt(distinct);
+      int v = random.nextInt(100);
+      int p = Math.floorMod(k.hashCode(), 2);
+      expected.get(p).merge(k, (long) v, Long::sum);
+      key.set(k);
+      value.set(v);
+      buffer.collect(key, value, p);
+    }
+    return expected;
+  }
+
+  /**
+   * With a combiner and a large buffer, output is sorted and combined a chunk at a time and the
+   * combined chunks stay in memory: nothing touches the disk, and the final merge combines again.
+   */
+  @Test
+  void withACombinerTheBufferIsCombinedInChunksInMemory() throws Exception {
+    SummingCombiner combiner = new SummingCombiner();
+    MapOutputBuffer<Text, IntWritable> buffer = buffer(Text.class, IntWritable.class, 2, 64 * ONE_MB,
+        combiner, 1_000, 10, new ShuffleMemory(LARGE));
+    List<Map<String, Long>> expected = collectCountedKeys(buffer, 400_000, 300);
+    MapOutput output = buffer.finish();
+    assertTrue(combiner.calls > 2 * 2, "several chunks were combined: " + combiner.calls);
+    assertEquals(0, counter(TaskCounter.SPILLED_RECORDS), "nothing was written to disk");
+    assertTrue(allInMemory(output, true));
+    for (int p = 0; p < 2; p++) {
+      assertEquals(expected.get(p), sumsPerKey(output.partition(p)), "sums of partition " + p);
+      assertEquals(expected.get(p).size(), recordCount(output.partition(p)), "one record per key, partition " + p);
+    }
+    output.release();
+    assertEquals(List.of(), filesLeft());
+  }
+
+  /** Combined chunks that do not shrink are merged to a spill file once they fill half the buffer. */
+  @Test
+  void combinedChunksThatDoNotShrinkGoToDisk() throws Exception {
+    SummingCombiner combiner = new SummingCombiner();
+    MapOutputBuffer<Text, IntWritable> buffer = buffer(Text.class, IntWritable.class, 2, 16 * ONE_MB,
+        combiner, 3, 10, new ShuffleMemory(LARGE));
+    List<Map<String, Long>> expected = collectCountedKeys(buffer, 600_000, 10_000_000);
+    MapOutput output = buffer.finish();
+    assertTrue(counter(TaskCounter.SPILLED_RECORDS) > 0, "combined chunks were spilled");
+    for (int p = 0; p < 2; p++) {
+      assertEquals(expected.get(p), sumsPerKey(output.partition(p)), "sums of partition " + p);
+    }
+    output.release();
+    assertEquals(List.of(), filesLeft());
+  }
+
   @Test
   void abortRemovesSpillFiles() throws Exception {
     MapOutputBuffer<Text, Text> buffer = textBuffer(2, ONE_MB, 10, new ShuffleMemory(LARGE));
