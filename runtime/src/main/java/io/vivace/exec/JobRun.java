@@ -80,7 +80,7 @@ public final class JobRun {
   private final long submitTime = System.currentTimeMillis();
   private long startTime;
   private long finishTime;
-  private File historyFile;
+  private final File historyFile;
 
   JobRun(Submission submission, WorkerPool pool, io.vivace.shuffle.ShuffleMemory shuffleMemory,
          Runnable onFinish) {
@@ -109,10 +109,6 @@ public final class JobRun {
 
   public JobID id() {
     return id;
-  }
-
-  File historyFile() {
-    return historyFile;
   }
 
   synchronized void start() {
@@ -455,7 +451,6 @@ public final class JobRun {
     synchronized (this) {
       state = finalState;
       finishTime = System.currentTimeMillis();
-      notifyAll();
     }
     onFinish.run();
   }
@@ -484,12 +479,6 @@ public final class JobRun {
   public synchronized boolean isComplete() {
     return state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
         || state == JobStatus.State.KILLED;
-  }
-
-  public synchronized void awaitCompletion() throws InterruptedException {
-    while (!isComplete()) {
-      wait();
-    }
   }
 
   public synchronized JobStatus status() {

@@ -28,8 +28,4 @@ public final class ShuffleMemory {
   public synchronized long used() {
     return used;
   }
-
-  public long capacity() {
-    return capacity;
-  }
 }
