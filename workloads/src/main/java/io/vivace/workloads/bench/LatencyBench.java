@@ -1,12 +1,15 @@
 package io.vivace.workloads.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vivace.workloads.SplitKeepingSleepJob;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -224,31 +227,31 @@ public class LatencyBench extends Configured implements Tool {
   static String json(Result r) {
     LatencySummary latency = r.latency();
     LatencySummary submit = r.submit();
-    return "{\n"
-        + "  \"framework\": \"" + r.framework() + "\",\n"
-        + "  \"completion_poll_ms\": " + r.pollMillis() + ",\n"
-        + "  \"completion_poll_set_by\": \"" + (r.pollSetByUser() ? "user" : "bench") + "\",\n"
-        + "  \"empty_job\": {\n"
-        + "    \"warmup\": " + r.warmup() + ",\n"
-        + "    \"runs\": " + latency.count() + ",\n"
-        + "    \"min_ms\": " + number(latency.min()) + ",\n"
-        + "    \"median_ms\": " + number(latency.median()) + ",\n"
-        + "    \"p90_ms\": " + number(latency.p90()) + ",\n"
-        + "    \"max_ms\": " + number(latency.max()) + ",\n"
-        + "    \"submit_median_ms\": " + number(submit.median()) + ",\n"
-        + "    \"latencies_ms\": [" + r.latencyMs().stream().map(LatencyBench::number)
-            .collect(Collectors.joining(", ")) + "]\n"
-        + "  },\n"
-        + "  \"sleep_job\": {\n"
-        + "    \"maps\": " + r.maps() + ",\n"
-        + "    \"reduces\": " + r.reduces() + ",\n"
-        + "    \"seconds\": " + number(r.sleepJobSeconds()) + ",\n"
-        + "    \"tasks_per_s\": " + number(r.tasksPerSecond()) + "\n"
-        + "  }\n"
-        + "}\n";
+    Map<String, Object> emptyJob = new LinkedHashMap<>();
+    emptyJob.put("warmup", r.warmup());
+    emptyJob.put("runs", latency.count());
+    emptyJob.put("min_ms", latency.min());
+    emptyJob.put("median_ms", latency.median());
+    emptyJob.put("p90_ms", latency.p90());
+    emptyJob.put("max_ms", latency.max());
+    emptyJob.put("submit_median_ms", submit.median());
+    emptyJob.put("latencies_ms", r.latencyMs());
+    Map<String, Object> sleepJob = new LinkedHashMap<>();
+    sleepJob.put("maps", r.maps());
+    sleepJob.put("reduces", r.reduces());
+    sleepJob.put("seconds", r.sleepJobSeconds());
+    sleepJob.put("tasks_per_s", r.tasksPerSecond());
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("framework", r.framework());
+    json.put("completion_poll_ms", r.pollMillis());
+    json.put("completion_poll_set_by", r.pollSetByUser() ? "user" : "bench");
+    json.put("empty_job", emptyJob);
+    json.put("sleep_job", sleepJob);
+    try {
+      return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
-  private static String number(double value) {
-    return String.format(Locale.ROOT, "%.3f", value);
-  }
 }
