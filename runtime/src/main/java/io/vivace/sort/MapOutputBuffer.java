@@ -25,9 +25,10 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
  * Collects one map task's output: records are serialised back to back into one large byte array
  * and described by a compact int index (partition, key start, value start, value end). When the
  * buffer reaches {@code mapreduce.task.io.sort.mb} the index is sorted by partition and raw key,
- * the combiner runs, and the run is spilled to a local file. {@link #finish()} yields the task's
- * {@link MapOutput}: kept in memory when nothing spilled and the shuffle budget allows, otherwise
- * the spills merged into one partitioned file.
+ * the combiner runs, and the run is spilled to a local file; with a combiner, smaller chunks are
+ * sorted and combined into runs kept in memory first. {@link #finish()} merges the runs and yields
+ * the task's {@link MapOutput}: in memory when nothing reached the disk and the shuffle budget
+ * allows, otherwise one partitioned local file.
  */
 public final class MapOutputBuffer<K, V> {
 
