@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TIPStatus;
 import org.apache.hadoop.mapreduce.Counters;
@@ -91,7 +92,7 @@ public final class JobRun {
     this.onFinish = onFinish;
     int mapCount = submission.splits().count();
     int reduceCount = conf.getNumReduceTasks();
-    this.env = new TaskEnvironment(conf, id, mapCount, reduceCount,
+    this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
         new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, submission.jobDir());
     this.maps = new TaskInProgress[mapCount];
     for (int i = 0; i < mapCount; i++) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.serializer.Serializer;
@@ -364,17 +365,9 @@ public final class MapOutputBuffer<K, V> {
   /** Merges runs partition by partition into a spill file; returns its segments. */
   private Segment[] mergeRuns(List<Segment[]> runs, PartitionedFileWriter out, boolean combine)
       throws IOException, InterruptedException {
-    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
     try {
-      for (int p = 0; p < settings.partitions(); p++) {
-        List<Segment> segments = partitionOf(runs, p);
-        if (!segments.isEmpty()) {
-          try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
-            writeRun(merged, out.startPartition(p), combine);
-          }
-        }
-      }
-      settings.counters().spilledRecords().increment(out.records() + merger.spilledRecords());
+      long intermediate = mergePartitions(runs, out::startPartition, combine);
+      settings.counters().spilledRecords().increment(out.records() + intermediate);
       Segment[] result = out.finish();
       release(runs);
       return result;
@@ -387,20 +380,33 @@ public final class MapOutputBuffer<K, V> {
   /** Merges runs partition by partition into one serialised buffer; returns where each begins. */
   private long[] mergeRuns(List<Segment[]> runs, SegmentWriter out, boolean combine)
       throws IOException, InterruptedException {
-    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
     long[] bounds = new long[settings.partitions() + 1];
-    for (int p = 0; p < settings.partitions(); p++) {
+    long intermediate = mergePartitions(runs, p -> {
       bounds[p] = out.position();
+      return out;
+    }, combine);
+    bounds[settings.partitions()] = out.position();
+    settings.counters().spilledRecords().increment(intermediate);
+    return bounds;
+  }
+
+  /**
+   * For each partition in order, merges the runs' segments into the writer {@code startPartition}
+   * gives; returns the records intermediate merge passes wrote to disk.
+   */
+  private long mergePartitions(List<Segment[]> runs, IntFunction<SegmentWriter> startPartition,
+                               boolean combine) throws IOException, InterruptedException {
+    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
+    for (int p = 0; p < settings.partitions(); p++) {
+      SegmentWriter writer = startPartition.apply(p);
       List<Segment> segments = partitionOf(runs, p);
       if (!segments.isEmpty()) {
         try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
-          writeRun(merged, out, combine);
+          writeRun(merged, writer, combine);
         }
       }
     }
-    bounds[settings.partitions()] = out.position();
-    settings.counters().spilledRecords().increment(merger.spilledRecords());
-    return bounds;
+    return merger.spilledRecords();
   }
 
   private static List<Segment> partitionOf(List<Segment[]> runs, int p) {

@@ -48,7 +48,7 @@ final class CombinerFactory {
       JobConf conf = attempt.conf();
       TaskReporter reporter = attempt.reporter();
       this.inputRecords = reporter.getCounter(TaskCounter.COMBINE_INPUT_RECORDS);
-      this.output = new SerializedRecordWriter<>(conf, conf.getMapOutputKeyClass(),
+      this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass(), reporter.getCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
     }

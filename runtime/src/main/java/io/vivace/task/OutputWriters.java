@@ -3,15 +3,15 @@ package io.vivace.task;
 import io.vivace.counters.FileSystemBytes;
 import io.vivace.sort.MapOutputBuffer;
 import java.io.IOException;
-import org.apache.hadoop.conf.Configuration;
+import java.io.InterruptedIOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapreduce.Counter;
-import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormatCounter;
 import org.apache.hadoop.util.ReflectionUtils;
 
@@ -24,79 +24,90 @@ final class OutputWriters {
   private OutputWriters() {
   }
 
-  /** Measures the bytes the job's output format writes, as Hadoop's BYTES_WRITTEN counter. */
-  static FileSystemBytes outputBytes(Configuration conf) {
-    String dir = conf.get(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.OUTDIR);
-    return dir == null ? null : FileSystemBytes.of(new Path(dir), conf);
-  }
-
-  private static long written(FileSystemBytes bytes) {
-    return bytes == null ? 0 : bytes.written();
-  }
-
   /**
-   * The new-API output format's writer for the attempt, counted; bytes written while the format
-   * creates the file (headers) count too, as in Hadoop.
+   * Records and bytes written through an output format; bytes are the file system bytes written
+   * inside its calls (creating the file included), as Hadoop counts BYTES_WRITTEN.
    */
+  private static final class OutputTracker {
+    private final Counter records;
+    private final Counter bytesWritten;
+    private final FileSystemBytes fileBytes;
+
+    OutputTracker(TaskAttempt attempt, Counter records) {
+      String dir = attempt.conf().get(FileOutputFormat.OUTDIR);
+      this.records = records;
+      this.bytesWritten = attempt.reporter().getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
+      this.fileBytes = dir == null ? null : FileSystemBytes.of(new Path(dir), attempt.conf());
+    }
+
+    long beforeWrite() {
+      return fileBytes == null ? 0 : fileBytes.written();
+    }
+
+    void afterWrite(long before) {
+      if (fileBytes != null) {
+        bytesWritten.increment(fileBytes.written() - before);
+      }
+    }
+
+    void recordWritten() {
+      records.increment(1);
+    }
+  }
+
+  /** The new-API output format's writer for the attempt, counted. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   static <K, V> NewApiDirect<K, V> newApiDirect(TaskAttempt attempt, Counter records)
       throws IOException, InterruptedException, ClassNotFoundException {
     TaskAttemptContext context = attempt.newApiContext();
     org.apache.hadoop.mapreduce.OutputFormat format =
         ReflectionUtils.newInstance(context.getOutputFormatClass(), attempt.conf());
-    FileSystemBytes fileBytes = outputBytes(attempt.conf());
-    long before = written(fileBytes);
+    OutputTracker tracker = new OutputTracker(attempt, records);
+    long before = tracker.beforeWrite();
     RecordWriter<K, V> real = format.getRecordWriter(context);
-    Counter bytesWritten = attempt.reporter().getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
-    bytesWritten.increment(written(fileBytes) - before);
-    return new NewApiDirect<>(real, attempt.reporter(), records, bytesWritten, fileBytes);
+    tracker.afterWrite(before);
+    return new NewApiDirect<>(real, attempt.reporter(), tracker);
   }
 
   /** The old-API output format's writer for the attempt ({@code part-NNNNN}), counted. */
-  @SuppressWarnings("unchecked")
   static <K, V> OldApiDirect<K, V> oldApiDirect(TaskAttempt attempt, Counter records)
       throws IOException {
     JobConf job = attempt.conf();
-    FileSystemBytes fileBytes = outputBytes(job);
-    long before = written(fileBytes);
+    OutputTracker tracker = new OutputTracker(attempt, records);
+    long before = tracker.beforeWrite();
+    @SuppressWarnings("unchecked")
     org.apache.hadoop.mapred.RecordWriter<K, V> real = job.getOutputFormat().getRecordWriter(
         FileSystem.get(job), job, TaskNames.oldApiOutputName(attempt.partition()), attempt.reporter());
-    Counter bytesWritten = attempt.reporter().getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
-    bytesWritten.increment(written(fileBytes) - before);
-    return new OldApiDirect<>(real, attempt.reporter(), records, bytesWritten, fileBytes);
+    tracker.afterWrite(before);
+    return new OldApiDirect<>(real, attempt.reporter(), tracker);
   }
 
   /** New API: the output format's writer, counted. */
   static final class NewApiDirect<K, V> extends RecordWriter<K, V> {
     private final RecordWriter<K, V> real;
     private final TaskReporter reporter;
-    private final Counter records;
-    private final Counter bytesWritten;
-    private final FileSystemBytes fileBytes;
+    private final OutputTracker tracker;
 
-    private NewApiDirect(RecordWriter<K, V> real, TaskReporter reporter, Counter records,
-                         Counter bytesWritten, FileSystemBytes fileBytes) {
+    private NewApiDirect(RecordWriter<K, V> real, TaskReporter reporter, OutputTracker tracker) {
       this.real = real;
       this.reporter = reporter;
-      this.records = records;
-      this.bytesWritten = bytesWritten;
-      this.fileBytes = fileBytes;
+      this.tracker = tracker;
     }
 
     @Override
     public void write(K key, V value) throws IOException, InterruptedException {
       reporter.checkKilled();
-      long before = written(fileBytes);
+      long before = tracker.beforeWrite();
       real.write(key, value);
-      bytesWritten.increment(written(fileBytes) - before);
-      records.increment(1);
+      tracker.afterWrite(before);
+      tracker.recordWritten();
     }
 
     @Override
     public void close(TaskAttemptContext context) throws IOException, InterruptedException {
-      long before = written(fileBytes);
+      long before = tracker.beforeWrite();
       real.close(context);
-      bytesWritten.increment(written(fileBytes) - before);
+      tracker.afterWrite(before);
     }
 
     /** Closes the file of a failing attempt, keeping the failure's own exception. */
@@ -113,32 +124,28 @@ final class OutputWriters {
   static final class OldApiDirect<K, V> implements OutputCollector<K, V> {
     private final org.apache.hadoop.mapred.RecordWriter<K, V> real;
     private final TaskReporter reporter;
-    private final Counter records;
-    private final Counter bytesWritten;
-    private final FileSystemBytes fileBytes;
+    private final OutputTracker tracker;
 
     private OldApiDirect(org.apache.hadoop.mapred.RecordWriter<K, V> real, TaskReporter reporter,
-                         Counter records, Counter bytesWritten, FileSystemBytes fileBytes) {
+                         OutputTracker tracker) {
       this.real = real;
       this.reporter = reporter;
-      this.records = records;
-      this.bytesWritten = bytesWritten;
-      this.fileBytes = fileBytes;
+      this.tracker = tracker;
     }
 
     @Override
     public void collect(K key, V value) throws IOException {
       reporter.checkKilledInOldApi();
-      long before = written(fileBytes);
+      long before = tracker.beforeWrite();
       real.write(key, value);
-      bytesWritten.increment(written(fileBytes) - before);
-      records.increment(1);
+      tracker.afterWrite(before);
+      tracker.recordWritten();
     }
 
     void close() throws IOException {
-      long before = written(fileBytes);
+      long before = tracker.beforeWrite();
       real.close(reporter);
-      bytesWritten.increment(written(fileBytes) - before);
+      tracker.afterWrite(before);
     }
 
     /** Closes the file of a failing attempt, keeping the failure's own exception. */
@@ -151,55 +158,67 @@ final class OutputWriters {
     }
   }
 
-  /** Checks the key and value types the way Hadoop's map output collector does. */
-  static void checkTypes(Object key, Object value, Class<?> keyClass, Class<?> valueClass)
-      throws IOException {
-    if (key.getClass() != keyClass) {
-      throw new IOException("Type mismatch in key from map: expected " + keyClass.getName()
-          + ", received " + key.getClass().getName());
-    }
-    if (value.getClass() != valueClass) {
-      throw new IOException("Type mismatch in value from map: expected " + valueClass.getName()
-          + ", received " + value.getClass().getName());
-    }
+  /** The job's partitioner, whichever API it is written for. */
+  private interface PartitionFunction<K, V> {
+    int partition(K key, V value, int partitions);
   }
 
-  static int checkPartition(Object key, int partition, int partitions) throws IOException {
-    if (partition < 0 || partition >= partitions) {
-      throw new IOException("Illegal partition for " + key + " (" + partition + ")");
-    }
-    return partition;
-  }
-
-  /** New API: partitions map output into the sort buffer. One reducer means partition 0 always. */
-  static final class NewApiPartitioned<K, V> extends RecordWriter<K, V> {
+  /**
+   * Map output into the sort buffer: the type checks and partition range check of Hadoop's map
+   * output collector. With one reducer the partitioner is not called: everything goes to 0.
+   */
+  private static final class Partitioning<K, V> {
     private final MapOutputBuffer<K, V> buffer;
-    private final Partitioner<K, V> partitioner;
+    private final PartitionFunction<K, V> partitioner;
     private final int partitions;
     private final Class<?> keyClass;
     private final Class<?> valueClass;
+
+    Partitioning(MapOutputBuffer<K, V> buffer, TaskAttempt attempt, PartitionFunction<K, V> partitioner) {
+      this.buffer = buffer;
+      this.partitioner = partitioner;
+      this.partitions = attempt.env().reduces();
+      this.keyClass = attempt.conf().getMapOutputKeyClass();
+      this.valueClass = attempt.conf().getMapOutputValueClass();
+    }
+
+    void collect(K key, V value) throws IOException, InterruptedException {
+      if (key.getClass() != keyClass) {
+        throw new IOException("Type mismatch in key from map: expected " + keyClass.getName()
+            + ", received " + key.getClass().getName());
+      }
+      if (value.getClass() != valueClass) {
+        throw new IOException("Type mismatch in value from map: expected " + valueClass.getName()
+            + ", received " + value.getClass().getName());
+      }
+      int p = partitions > 1 ? partitioner.partition(key, value, partitions) : 0;
+      if (p < 0 || p >= partitions) {
+        throw new IOException("Illegal partition for " + key + " (" + p + ")");
+      }
+      buffer.collect(key, value, p);
+    }
+  }
+
+  /** New API: partitions map output into the sort buffer. */
+  static final class NewApiPartitioned<K, V> extends RecordWriter<K, V> {
+    private final Partitioning<K, V> partitioning;
     private final TaskReporter reporter;
 
     @SuppressWarnings("unchecked")
     NewApiPartitioned(MapOutputBuffer<K, V> buffer, TaskAttempt attempt) throws ClassNotFoundException {
-      this.buffer = buffer;
-      this.partitions = attempt.env().reduces();
-      this.partitioner = partitions > 1
-          ? (Partitioner<K, V>) ReflectionUtils.newInstance(attempt.newApiContext().getPartitionerClass(),
-              attempt.conf())
+      org.apache.hadoop.mapreduce.Partitioner<K, V> partitioner = attempt.env().reduces() > 1
+          ? (org.apache.hadoop.mapreduce.Partitioner<K, V>) ReflectionUtils.newInstance(
+              attempt.newApiContext().getPartitionerClass(), attempt.conf())
           : null;
-      this.keyClass = attempt.conf().getMapOutputKeyClass();
-      this.valueClass = attempt.conf().getMapOutputValueClass();
+      this.partitioning = new Partitioning<>(buffer, attempt,
+          partitioner == null ? null : partitioner::getPartition);
       this.reporter = attempt.reporter();
     }
 
     @Override
     public void write(K key, V value) throws IOException, InterruptedException {
       reporter.checkKilled();
-      checkTypes(key, value, keyClass, valueClass);
-      int p = partitioner == null ? 0
-          : checkPartition(key, partitioner.getPartition(key, value, partitions), partitions);
-      buffer.collect(key, value, p);
+      partitioning.collect(key, value);
     }
 
     @Override
@@ -209,36 +228,27 @@ final class OutputWriters {
 
   /** Old API: partitions map output into the sort buffer. */
   static final class OldApiPartitioned<K, V> implements OutputCollector<K, V> {
-    private final MapOutputBuffer<K, V> buffer;
-    private final org.apache.hadoop.mapred.Partitioner<K, V> partitioner;
-    private final int partitions;
-    private final Class<?> keyClass;
-    private final Class<?> valueClass;
+    private final Partitioning<K, V> partitioning;
     private final TaskReporter reporter;
 
     @SuppressWarnings("unchecked")
     OldApiPartitioned(MapOutputBuffer<K, V> buffer, TaskAttempt attempt) {
-      this.buffer = buffer;
-      this.partitions = attempt.env().reduces();
       JobConf conf = attempt.conf();
-      this.partitioner = partitions > 1
+      org.apache.hadoop.mapred.Partitioner<K, V> partitioner = attempt.env().reduces() > 1
           ? (org.apache.hadoop.mapred.Partitioner<K, V>) ReflectionUtils.newInstance(conf.getPartitionerClass(), conf)
           : null;
-      this.keyClass = conf.getMapOutputKeyClass();
-      this.valueClass = conf.getMapOutputValueClass();
+      this.partitioning = new Partitioning<>(buffer, attempt,
+          partitioner == null ? null : partitioner::getPartition);
       this.reporter = attempt.reporter();
     }
 
     @Override
     public void collect(K key, V value) throws IOException {
       reporter.checkKilledInOldApi();
-      checkTypes(key, value, keyClass, valueClass);
-      int p = partitioner == null ? 0
-          : checkPartition(key, partitioner.getPartition(key, value, partitions), partitions);
       try {
-        buffer.collect(key, value, p);
+        partitioning.collect(key, value);
       } catch (InterruptedException e) {
-        throw new java.io.InterruptedIOException(e.getMessage());
+        throw new InterruptedIOException(e.getMessage());
       }
     }
   }

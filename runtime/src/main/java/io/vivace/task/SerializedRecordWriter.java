@@ -2,7 +2,6 @@ package io.vivace.task;
 
 import io.vivace.shuffle.SegmentWriter;
 import java.io.IOException;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
@@ -17,9 +16,8 @@ final class SerializedRecordWriter<K, V> {
   private final Counter records;
   private SegmentWriter out;
 
-  SerializedRecordWriter(Configuration conf, Class<K> keyClass, Class<V> valueClass, Counter records)
-      throws IOException {
-    SerializationFactory factory = new SerializationFactory(conf);
+  SerializedRecordWriter(SerializationFactory factory, Class<K> keyClass, Class<V> valueClass,
+                         Counter records) throws IOException {
     this.keySerializer = factory.getSerializer(keyClass);
     this.valueSerializer = factory.getSerializer(valueClass);
     keySerializer.open(buffer);

@@ -36,7 +36,7 @@ final class SortBufferFactory {
         attempt.scratchDir(),
         attempt.env().shuffleMemory(),
         counters);
-    SerializationFactory serialization = new SerializationFactory(conf);
+    SerializationFactory serialization = attempt.env().serialization();
     @SuppressWarnings("unchecked")
     Class<K> keyClass = (Class<K>) conf.getMapOutputKeyClass();
     @SuppressWarnings("unchecked")

@@ -3,10 +3,15 @@ package io.vivace.task;
 import io.vivace.shuffle.ShuffleMemory;
 import io.vivace.shuffle.ShuffleRegistry;
 import java.io.File;
+import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 
-/** What every task attempt of a job shares: the job's configuration, its shuffle and its local dir. */
+/**
+ * What every task attempt of a job shares: the job's configuration, its serialisations (built once
+ * per job, not per task), its shuffle and its local dir.
+ */
 public record TaskEnvironment(JobConf jobConf, JobID jobId, int maps, int reduces,
-                              ShuffleRegistry shuffle, ShuffleMemory shuffleMemory, File jobLocalDir) {
+                              SerializationFactory serialization, ShuffleRegistry shuffle,
+                              ShuffleMemory shuffleMemory, File jobLocalDir) {
 }
