@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,6 +22,22 @@ class LatencyBenchTest {
 
   @TempDir
   Path tmp;
+
+  /**
+   * Apache's LocalJobRunner removes a job's staging directory in its own thread, possibly after the
+   * client saw the job finish; so staging lives outside {@code tmp}, removed best-effort afterwards.
+   */
+  private Path staging;
+
+  @BeforeEach
+  void createStaging() throws java.io.IOException {
+    staging = java.nio.file.Files.createTempDirectory("vivace-test-staging");
+  }
+
+  @AfterEach
+  void removeStaging() {
+    org.apache.hadoop.fs.FileUtil.fullyDelete(staging.toFile());
+  }
 
   @ParameterizedTest
   @ValueSource(strings = {"vivace", "local"})
@@ -85,7 +103,7 @@ class LatencyBenchTest {
     Configuration conf = new Configuration();
     conf.set("mapreduce.framework.name", framework);
     conf.set("hadoop.tmp.dir", tmp.toString());
-    conf.set("mapreduce.jobtracker.staging.root.dir", tmp.resolve("staging").toString());
+    conf.set("mapreduce.jobtracker.staging.root.dir", staging.toString());
     conf.set("vivace.history.dir", tmp.resolve("history").toString());
     return conf;
   }
