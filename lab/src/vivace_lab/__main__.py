@@ -1,0 +1,3 @@
+from vivace_lab.cli import main
+
+raise SystemExit(main())
