@@ -1,0 +1,86 @@
+"""Apache's YARN + HDFS mini-cluster, run by `vivace minicluster` as a child process of the lab."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+from vivace_lab import paths, processes
+from vivace_lab.engines.base import EngineUnavailable
+
+START_TIMEOUT_S = 300.0
+STOP_TIMEOUT_S = 120.0
+
+
+class MiniCluster:
+    """Starts the cluster under ``home`` and waits for its READY line; ``stop`` closes its stdin,
+    which makes it shut down by itself, and kills its process group if it does not."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.conf_file = home / "client-conf.xml"
+        self.log_file = home / "minicluster.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        shutil.rmtree(self.home, ignore_errors=True)
+        self.home.mkdir(parents=True)
+        command = [str(paths.launcher()), "minicluster", "--dir", str(self.home / "cluster"),
+                   "--conf-out", str(self.conf_file)]
+        self._log = open(self.log_file, "wb")
+        self.process = processes.start(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=self._log)
+        ready = _read_ready_line(self.process, START_TIMEOUT_S)
+        if ready is None:
+            self.stop()
+            raise EngineUnavailable(f"the YARN/HDFS mini-cluster did not start: {_tail(self.log_file)}")
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process else None
+
+    def default_fs(self) -> str:
+        root = ElementTree.parse(self.conf_file).getroot()
+        for prop in root.iter("property"):
+            if prop.findtext("name") == "fs.defaultFS":
+                return (prop.findtext("value") or "").rstrip("/")
+        raise EngineUnavailable(f"{self.conf_file} names no fs.defaultFS")
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            process.stdin.close()
+            process.wait(STOP_TIMEOUT_S)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        processes.terminate(process, grace_s=5.0)
+        self._log.close()
+
+
+def _read_ready_line(process: subprocess.Popen, timeout_s: float) -> str | None:
+    found: list[str] = []
+
+    def read() -> None:
+        for raw in process.stdout:
+            line = raw.decode(errors="replace").strip()
+            if line.startswith("READY"):
+                found.append(line)
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout_s)
+    return found[0] if found else None
+
+
+def _tail(path: Path, lines: int = 10) -> str:
+    try:
+        text = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return f"(no log at {path})"
+    return " | ".join(line.strip() for line in text[-lines:] if line.strip()) + f" (log: {path})"

@@ -1,0 +1,180 @@
+"""Study specs: YAML naming workloads, engines, a grid of configuration values and repeats.
+
+Everything is checked before anything runs; an error names the file and line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+
+from vivace_lab.engines.names import ENGINE_WORKLOADS
+from vivace_lab.plan.hadoop_keys import HadoopKeys
+from vivace_lab.plan.yaml_source import Located, SpecError, load_located
+from vivace_lab.workloads.catalogue import WORKLOADS
+
+TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workloads", "grid", "sample")
+WORKLOAD_OPTION_KEYS = ("engines",)
+
+
+@dataclass(frozen=True)
+class WorkloadPoint:
+    """A workload with one value for each of its parameters, and the engines that run it."""
+
+    workload: str
+    params: dict[str, str]
+    engines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    name: str
+    description: str
+    seed: int
+    repeats: int
+    engines: tuple[str, ...]  # the first is the baseline of every ratio
+    workload_points: tuple[WorkloadPoint, ...]
+    grid_points: tuple[dict[str, str], ...]  # configuration overrides, one dict per point
+    text: str = field(repr=False, default="")
+
+
+def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
+    root = load_located(text, source)
+    at = _Locator(source)
+    top = at.mapping(root, "the spec")
+    for key, value in top.items():
+        if key not in TOP_LEVEL_KEYS:
+            raise at.error(value, f"unknown setting '{key}' (known: {', '.join(TOP_LEVEL_KEYS)})")
+    name = at.text(at.required(top, "name", root), "name")
+    seed = at.integer(top.get("seed"), "seed", default=0, minimum=0)
+    repeats = at.integer(top.get("repeats"), "repeats", default=3, minimum=1)
+    engines = _engines(at, at.required(top, "engines", root))
+    points = _workload_points(at, at.required(top, "workloads", root), engines)
+    grid = _grid(at, top.get("grid"), keys)
+    sample = at.integer(top.get("sample"), "sample", default=0, minimum=1)
+    if sample and sample < len(grid):
+        chosen = sorted(random.Random(seed).sample(range(len(grid)), sample))
+        grid = [grid[i] for i in chosen]
+    description = at.text(top["description"], "description") if "description" in top else ""
+    return StudySpec(name, description, seed, repeats, engines, tuple(points), tuple(grid), text)
+
+
+class _Locator:
+    """Reads Located values, raising SpecError that point at the offending line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def error(self, located: Located, message: str) -> SpecError:
+        return SpecError(f"{self.source}:{located.line}: {message}")
+
+    def required(self, mapping: dict[str, Located], key: str, parent: Located) -> Located:
+        if key not in mapping:
+            raise self.error(parent, f"'{key}' is missing")
+        return mapping[key]
+
+    def mapping(self, located: Located, what: str) -> dict[str, Located]:
+        if not isinstance(located.value, dict):
+            raise self.error(located, f"{what} must be a mapping of key: value")
+        return located.value
+
+    def sequence(self, located: Located, what: str) -> list[Located]:
+        if isinstance(located.value, list):
+            return located.value
+        return [located]  # a single value stands for a list of one
+
+    def text(self, located: Located, what: str) -> str:
+        if not isinstance(located.value, (str, int, float)) or isinstance(located.value, bool):
+            raise self.error(located, f"{what} must be a word or number")
+        value = str(located.value).strip()
+        if not value:
+            raise self.error(located, f"{what} is empty")
+        return value
+
+    def integer(self, located: Located | None, what: str, default: int, minimum: int) -> int:
+        if located is None:
+            return default
+        value = located.value
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise self.error(located, f"{what} must be a whole number of at least {minimum}, not {value!r}")
+        return value
+
+
+def _engines(at: _Locator, located: Located) -> tuple[str, ...]:
+    names = []
+    for item in at.sequence(located, "engines"):
+        name = at.text(item, "an engine")
+        if name not in ENGINE_WORKLOADS:
+            raise at.error(item, f"unknown engine '{name}' (known: {', '.join(ENGINE_WORKLOADS)})")
+        if name in names:
+            raise at.error(item, f"engine '{name}' is listed twice")
+        names.append(name)
+    return tuple(names)
+
+
+def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -> list[WorkloadPoint]:
+    points: list[WorkloadPoint] = []
+    for item in at.sequence(located, "workloads"):
+        if isinstance(item.value, dict):
+            if len(item.value) != 1:
+                raise at.error(item, "each workload entry is 'name: {param: value, ...}'")
+            [(name, settings)] = item.value.items()
+        else:
+            name, settings = at.text(item, "a workload"), Located({}, item.line)
+        workload = WORKLOADS.get(name)
+        if workload is None:
+            raise at.error(item, f"unknown workload '{name}' (known: {', '.join(WORKLOADS)})")
+        values = at.mapping(settings, f"the settings of {name}") if settings.value is not None else {}
+        runs_on = engines
+        choices: dict[str, list[str]] = {}
+        for key, value in values.items():
+            if key == "engines":
+                runs_on = _engines(at, value)
+                stray = [e for e in runs_on if e not in engines]
+                if stray:
+                    raise at.error(value, f"{name} names engines the study does not list: {', '.join(stray)}")
+                continue
+            param = workload.param(key)
+            if param is None:
+                known = ", ".join(p.name for p in workload.params)
+                raise at.error(value, f"{name} has no parameter '{key}' (its parameters: {known})")
+            choices[key] = []
+            for choice in at.sequence(value, key):
+                try:
+                    choices[key].append(str(param.parse(choice.value)))
+                except ValueError as e:
+                    raise at.error(choice, f"{name}: {e}") from None
+        for engine in runs_on:
+            if name not in ENGINE_WORKLOADS[engine]:
+                raise at.error(item, f"engine '{engine}' does not run {name} "
+                                     f"(it runs: {', '.join(ENGINE_WORKLOADS[engine])})")
+        defaults = {p.name: str(p.default) for p in workload.params}
+        for combination in _product(choices):
+            points.append(WorkloadPoint(name, {**defaults, **combination}, runs_on))
+    if not points:
+        raise at.error(located, "no workloads listed")
+    return points
+
+
+def _grid(at: _Locator, located: Located | None, keys: HadoopKeys) -> list[dict[str, str]]:
+    if located is None:
+        return [{}]
+    choices: dict[str, list[str]] = {}
+    for key, value in at.mapping(located, "grid").items():
+        choices[key] = []
+        for choice in at.sequence(value, key):
+            if isinstance(choice.value, (dict, list)) or choice.value is None:
+                raise at.error(choice, f"{key}: each value must be a single word or number")
+            problem = keys.check(key, choice.value)
+            if problem:
+                raise at.error(choice, problem)
+            text = str(choice.value).lower() if isinstance(choice.value, bool) else str(choice.value)
+            choices[key].append(text)
+    return list(_product(choices)) or [{}]
+
+
+def _product(choices: dict[str, list[str]]):
+    names = list(choices)
+    for values in itertools.product(*(choices[n] for n in names)):
+        yield dict(zip(names, values))

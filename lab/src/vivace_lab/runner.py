@@ -1,0 +1,115 @@
+"""Runs a study's queue: each pending run on its engine, stored as it completes.
+
+A run is stored in one transaction with its place in the queue marked done, so an interrupted
+study resumes at the first run that was not stored, and nothing stored is run twice. An engine that
+cannot start fails its runs with the reason; the study goes on with the others.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Protocol
+
+from vivace_lab.engines import Engine, EngineUnavailable, RunSettings, create_engine
+from vivace_lab.plan.planned import PlannedRun
+from vivace_lab.plan.queue import plan_queue
+from vivace_lab.plan.spec import StudySpec
+from vivace_lab.record import FAILED, RunResult
+
+
+class RunProgress(Protocol):
+    def starting(self, planned: PlannedRun, done: int, total: int) -> None: ...
+    def status(self, message: str) -> None: ...
+    def finished(self, planned: PlannedRun, result: RunResult) -> None: ...
+
+
+@dataclass
+class StudyOutcome:
+    study_id: int
+    ran: int = 0
+    failed: int = 0
+    already_done: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+class StudyRunner:
+    def __init__(self, spec: StudySpec, store, settings: RunSettings, progress: RunProgress,
+                 engine_factory: Callable[[str, Path], Engine] = create_engine) -> None:
+        self.spec = spec
+        self.store = store
+        self.settings = settings
+        self.progress = progress
+        self.engine_factory = engine_factory
+        self._engines: dict[str, Engine] = {}
+        self._unavailable: dict[str, str] = {}
+
+    def run(self) -> StudyOutcome:
+        queue = plan_queue(self.spec)
+        study = self.store.open_study(self.spec.name, self.spec.text, self.spec.seed, queue)
+        pending = self.store.pending_runs(study.id)
+        outcome = StudyOutcome(study.id, already_done=len(queue) - len(pending))
+        try:
+            for planned in pending:
+                self.progress.starting(planned, outcome.already_done + outcome.ran, len(queue))
+                result = self._run_one(planned, study.name)
+                self.store.record_run(result, study_id=study.id, planned_seq=planned.seq)
+                outcome.ran += 1
+                if result.status == FAILED:
+                    outcome.failed += 1
+                    outcome.failures.append(f"#{planned.seq} {planned.workload} on {planned.engine}: "
+                                            f"{result.failure}")
+                self.progress.finished(planned, result)
+        finally:
+            self._close_engines()
+        return outcome
+
+    def _run_one(self, planned: PlannedRun, study_name: str) -> RunResult:
+        run_dir = self.settings.lab_home / "runs" / _safe(study_name) / \
+            f"{planned.seq:05d}-{planned.workload}-{planned.engine}"
+        shutil.rmtree(run_dir, ignore_errors=True)  # what an interrupted attempt left
+        started_ms = int(time.time() * 1000)
+        try:
+            engine = self._engine(planned.engine)
+            return engine.run(planned, run_dir, self.settings)
+        except EngineUnavailable as e:
+            return self._failed(planned, started_ms, str(e))
+        except Exception as e:  # a broken adapter fails the run, not the study
+            run_dir.mkdir(parents=True, exist_ok=True)
+            (run_dir / "lab-error.txt").write_text(traceback.format_exc())
+            return self._failed(planned, started_ms, f"{type(e).__name__}: {e} (see {run_dir})")
+
+    def _engine(self, name: str) -> Engine:
+        if name in self._unavailable:
+            raise EngineUnavailable(self._unavailable[name])
+        engine = self._engines.get(name)
+        if engine is None:
+            engine = self.engine_factory(name, self.settings.lab_home)
+            self.progress.status(f"starting engine {name}")
+            try:
+                engine.open()
+            except EngineUnavailable as e:
+                self._unavailable[name] = f"engine {name} could not start: {e}"
+                engine.close()
+                raise EngineUnavailable(self._unavailable[name]) from None
+            self._engines[name] = engine
+        return engine
+
+    def _close_engines(self) -> None:
+        for name, engine in self._engines.items():
+            self.progress.status(f"stopping engine {name}")
+            engine.close()
+        self._engines.clear()
+
+    def _failed(self, planned: PlannedRun, started_ms: int, reason: str) -> RunResult:
+        return RunResult(workload=planned.workload, engine=planned.engine, cluster=self.settings.cluster,
+                         params=dict(planned.params), overrides=dict(planned.overrides), status=FAILED,
+                         started_ms=started_ms, finished_ms=int(time.time() * 1000),
+                         failure=reason, repeat=planned.repeat)
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)

@@ -1,0 +1,71 @@
+"""The workloads the lab knows: their parameters, which engines run them, and their input size.
+
+The bench driver (docs/run-record.md) implements the same names and parameters on the Java side;
+the spark engine implements its own subset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vivace_lab.workloads.params import Param
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    description: str
+    params: tuple[Param, ...]
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def defaults(self) -> dict[str, int]:
+        return {p.name: p.default for p in self.params}
+
+    def input_bytes(self, values: dict[str, int]) -> int | None:
+        """Bytes of input the run reads (what throughput is computed from); None when none."""
+        if "rows" in values:
+            return values["rows"] * 100
+        if "bytes" in values:
+            return values["bytes"]
+        if "files" in values:
+            return values["files"] * values["file_mb"] * MIB
+        return None
+
+
+def _maps(default: int = 2) -> Param:
+    return Param("maps", "int", default, 1, "map tasks (of the generator, for data-reading workloads)")
+
+
+def _reduces(default: int = 1) -> Param:
+    return Param("reduces", "int", default, 0, "reduce tasks")
+
+
+WORKLOADS: dict[str, Workload] = {w.name: w for w in (
+    Workload("sleep", "SleepJob whose splits keep the requested map count (the scheduling test)", (
+        Param("maps", "int", 1, 1, "map tasks (-m)"),
+        _reduces(),
+        Param("map_ms", "int", 1, 0, "milliseconds each map sleeps (-mt)"),
+        Param("reduce_ms", "int", 1, 0, "milliseconds each reduce sleeps (-rt)"),
+    )),
+    Workload("terasort", "TeraGen, TeraSort, TeraValidate", (
+        Param("rows", "int", 100_000, 1, "100-byte rows TeraGen writes"), _maps(), _reduces(),
+    )),
+    Workload("wordcount", "randomtextwriter (text) and WordCount", (
+        Param("bytes", "size", 16 * MIB, 1, "bytes of text to generate"), _maps(), _reduces(),
+    )),
+    Workload("sort", "randomwriter and Sort, checked by Apache's SortValidator", (
+        Param("bytes", "size", 16 * MIB, 1, "bytes of random records to generate"), _maps(), _reduces(),
+    )),
+    Workload("dfsio-write", "TestDFSIO -write", (
+        Param("files", "int", 2, 1, "files (one map each)"),
+        Param("file_mb", "int", 8, 1, "MB per file"),
+    )),
+    Workload("dfsio-read", "TestDFSIO -read of files a -write made", (
+        Param("files", "int", 2, 1, "files (one map each)"),
+        Param("file_mb", "int", 8, 1, "MB per file"),
+    )),
+)}

@@ -1,0 +1,49 @@
+"""Parameter kinds of the workload catalogue: how a spec value is read and checked."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$")
+# Hadoop's habit: a bare letter (64m, 1g) is binary; kB/MB/GB are decimal; KiB/MiB/GiB binary.
+_UNITS = {"": 1, "b": 1,
+          "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4,
+          "kb": 1000, "mb": 1000**2, "gb": 1000**3, "tb": 1000**4,
+          "kib": 1024, "mib": 1024**2, "gib": 1024**3, "tib": 1024**4}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from '1GiB', '256MB', '64m' or '1000'."""
+    match = _SIZE.match(str(text))
+    unit = match.group(2).lower() if match else None
+    if unit not in _UNITS:
+        raise ValueError(f"'{text}' is not a size (examples: 1048576, 64MiB, 1GB, 512m)")
+    return int(float(match.group(1)) * _UNITS[unit])
+
+
+@dataclass(frozen=True)
+class Param:
+    """One workload parameter: its kind ('int' or 'size'), default, lower bound and meaning."""
+
+    name: str
+    kind: str
+    default: int
+    minimum: int
+    help: str
+
+    def parse(self, value: object) -> int:
+        if isinstance(value, bool):
+            raise ValueError(f"{self.name} must be a number, not {value!r}")
+        if self.kind == "size":
+            number = parse_size(str(value))
+        else:
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(f"{self.name} must be a whole number, not {value!r}")
+            try:
+                number = int(str(value).strip()) if not isinstance(value, (int, float)) else int(value)
+            except ValueError:
+                raise ValueError(f"{self.name} must be a whole number, not {value!r}") from None
+        if number < self.minimum:
+            raise ValueError(f"{self.name} must be at least {self.minimum}, not {value!r}")
+        return number

@@ -1,0 +1,94 @@
+import textwrap
+
+import pytest
+
+from vivace_lab.plan.queue import plan_queue
+from vivace_lab.plan.spec import parse_spec
+from vivace_lab.plan.yaml_source import SpecError
+from vivace_lab import paths
+
+
+def spec(text: str) -> str:
+    return textwrap.dedent(text).lstrip()
+
+
+GOOD = spec("""
+    name: sweep
+    seed: 7
+    repeats: 2
+    engines: [vivace, hadoop-local]
+    workloads:
+      - sleep: {maps: [2, 4], map_ms: 0}
+      - terasort: {rows: 1000, engines: [vivace]}
+      - wordcount: {bytes: 1MiB}
+    grid:
+      mapreduce.task.io.sort.mb: [16, 32]
+      mapreduce.map.output.compress: [true, false]
+""")
+
+
+def test_a_good_spec_expands_workloads_grid_engines_and_repeats(hadoop_keys):
+    study = parse_spec(GOOD, "sweep.yaml", hadoop_keys)
+    assert study.engines == ("vivace", "hadoop-local")
+    assert [p.params["maps"] for p in study.workload_points if p.workload == "sleep"] == ["2", "4"]
+    assert study.workload_points[0].params == {"maps": "2", "reduces": "1", "map_ms": "0", "reduce_ms": "1"}
+    assert study.workload_points[3].params["bytes"] == str(1024 * 1024)
+    assert len(study.grid_points) == 4
+    assert {"mapreduce.task.io.sort.mb": "16", "mapreduce.map.output.compress": "true"} in study.grid_points
+    queue = plan_queue(study)
+    # (2 sleep points + wordcount) x 2 engines + terasort on vivace only, per grid point and repeat
+    assert len(queue) == (3 * 2 + 1) * 4 * 2
+    assert [run.seq for run in queue] == list(range(len(queue)))
+    assert len({run.key for run in queue}) == len(queue)
+
+
+def test_the_queue_alternates_engines_and_runs_repeats_in_rounds(hadoop_keys):
+    study = parse_spec(GOOD, "sweep.yaml", hadoop_keys)
+    queue = plan_queue(study)
+    sleeps = [run for run in queue if run.workload == "sleep"]
+    assert [run.engine for run in sleeps[:4]] == ["vivace", "hadoop-local"] * 2
+    first_of_round_two = next(i for i, run in enumerate(queue) if run.repeat == 1)
+    assert all(run.repeat == 0 for run in queue[:first_of_round_two])
+    assert all(run.repeat == 1 for run in queue[first_of_round_two:])
+
+
+def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
+    sampled = GOOD.replace("repeats: 2", "repeats: 2\nsample: 2")
+    first = parse_spec(sampled, "s.yaml", hadoop_keys).grid_points
+    again = parse_spec(sampled, "s.yaml", hadoop_keys).grid_points
+    assert len(first) == 2 and first == again
+    full = parse_spec(GOOD, "s.yaml", hadoop_keys).grid_points
+    assert all(point in full for point in first)
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("name: x\nengines: [vivace]\nworkloads:\n  - terasrot: {rows: 10}\n", 4, "unknown workload 'terasrot'"),
+    ("name: x\nengines: [vivace, spork]\nworkloads: [sleep]\n", 2, "unknown engine 'spork'"),
+    ("name: x\nengines: [vivace]\nworkloads:\n  - sleep: {mpas: 3}\n", 4, "sleep has no parameter 'mpas'"),
+    ("name: x\nengines: [vivace]\nworkloads:\n  - sleep: {maps: many}\n", 4, "maps must be a whole number"),
+    ("name: x\nengines: [vivace]\nworkloads:\n  - wordcount: {bytes: 3 parsecs}\n", 4, "is not a size"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  mapreduce.task.io.sortmb: [1]\n", 5,
+     "unknown configuration key 'mapreduce.task.io.sortmb' (did you mean mapreduce.task.io.sort.mb?)"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  mapreduce.task.io.sort.mb:\n    - 10\n    - lots\n",
+     7, "takes a whole number, not 'lots'"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  mapreduce.map.output.compress: [maybe]\n", 5,
+     "takes true or false"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\nrepeats: 0\n", 4, "repeats must be a whole number of at least 1"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\nrepaets: 2\n", 4, "unknown setting 'repaets'"),
+    ("engines: [vivace]\nworkloads: [sleep]\n", 1, "'name' is missing"),
+    ("name: x\nengines: [vivace]\nworkloads:\n  - sleep: {engines: [hadoop-local]}\n", 4,
+     "names engines the study does not list: hadoop-local"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep\n", 4, "not valid YAML"),
+])
+def test_a_bad_spec_is_rejected_naming_the_line(hadoop_keys, text, line, message):
+    with pytest.raises(SpecError) as error:
+        parse_spec(text, "bad.yaml", hadoop_keys)
+    assert str(error.value).startswith(f"bad.yaml:{line}: "), str(error.value)
+    assert message in str(error.value)
+
+
+def test_the_bundled_headline_study_is_valid(hadoop_keys):
+    path = paths.bundled_study("headline")
+    study = parse_spec(path.read_text(), str(path), hadoop_keys)
+    assert study.engines == ("vivace", "hadoop-local", "hadoop-yarn")
+    assert {p.workload for p in study.workload_points} >= {"sleep", "terasort", "wordcount", "dfsio-write"}
