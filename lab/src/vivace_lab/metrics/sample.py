@@ -22,6 +22,7 @@ class MetricSample:
 
     Rates are per interval, not cumulative: ``disk_read_bytes`` is what was read since the previous
     sample. CPU shares are percentages of the interval; the machine-wide figures average the cores.
+    Network rx/tx leave loopback out; loopback traffic has its own field.
     """
 
     t_ms: int  # epoch milliseconds at the end of the interval
@@ -39,6 +40,7 @@ class MetricSample:
     disk_write_ops: int = 0
     net_rx_bytes: int = 0
     net_tx_bytes: int = 0
+    net_loopback_bytes: int = 0  # through loopback (not in rx/tx): the mini-cluster's own traffic
     proc_cpu_percent: float = 0.0  # the engine's process tree, percent of one core
     proc_rss_bytes: int = 0  # the engine's process tree, summed resident set size
     proc_count: int = 0
