@@ -160,7 +160,7 @@ def _run(args, console: Console) -> int:
             outcome = StudyRunner(spec, store, settings, progress).run()
         if outcome.already_done:
             console.print(f"resumed: {outcome.already_done} runs were already stored")
-        disagreements = print_summary(console, store, outcome.study_id, spec)
+        disagreements = print_summary(console, store, outcome.study_id, list(spec.engines))
         report = Path(args.report) if args.report else home / "reports" / f"{spec.name}.html"
         write_study_report(store, outcome.study_id, spec.name, report)
         console.print(f"report: {report}")

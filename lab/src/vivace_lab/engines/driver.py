@@ -55,6 +55,9 @@ class DriverEngine(Engine):
             sampler = Sampler([process.pid, *self.extra_sampled_pids()], settings.sample_interval_s)
             sampler.start()
             try:
+                # Wait without reaping, so the sampler still sees the driver's last interval.
+                os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+                samples = sampler.stop()
                 exit_code = process.wait()
             except BaseException:
                 processes.terminate(process)
@@ -62,7 +65,6 @@ class DriverEngine(Engine):
                 raise
             finally:
                 processes.forget(process)
-            samples = sampler.stop()
         finished_ms = _now_ms()
         result = self._result(planned, settings, record_path, log_path, exit_code, started_ms, finished_ms)
         result.samples = samples

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import psutil
@@ -121,17 +122,17 @@ def descendants(table: dict[int, ProcStat], seeds: set[int]) -> set[int]:
 
 
 class ProcessTree:
-    """Follows the tree rooted at ``root_pid``; ``read()`` returns its usage since the last call."""
+    """Follows the trees rooted at ``root_pids``; ``read()`` returns their usage since the last call."""
 
-    def __init__(self, root_pid: int) -> None:
-        self.root_pid = root_pid
+    def __init__(self, root_pids: int | Iterable[int]) -> None:
+        self.root_pids = {root_pids} if isinstance(root_pids, int) else set(root_pids)
         self._members: dict[int, ProcStat] = {}
         self._started = False
 
     def read(self, table: dict[int, ProcStat] | None = None) -> TreeUsage:
         """Usage since the previous call (CPU 0 on the first call, which sets the baseline)."""
         table = read_proc_table() if table is None else table
-        seeds = {self.root_pid} | {
+        seeds = self.root_pids | {
             pid for pid, old in self._members.items() if _same(table.get(pid), old)
         }
         current = {pid: table[pid] for pid in descendants(table, seeds)}

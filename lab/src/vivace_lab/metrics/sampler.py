@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,14 +56,15 @@ class SamplerCost:
 
 
 class Sampler:
-    """Samples machine metrics and the process tree rooted at ``root_pid`` (None: no process).
+    """Samples machine metrics and the process tree rooted at ``root_pid`` (None: no process; a
+    sequence: the trees of all of them, e.g. a driver and the mini-cluster that runs its tasks).
 
     ``start()`` takes the baseline reading in the caller's thread (so a bad pid fails there) and
     starts the thread; ``stop()`` ends it and returns the samples. An exception in the thread ends
     the sampling; ``stop()`` re-raises it (the samples taken before it stay in ``samples``).
     """
 
-    def __init__(self, root_pid: int | None, interval_s: float = 1.0) -> None:
+    def __init__(self, root_pid: int | Sequence[int] | None, interval_s: float = 1.0) -> None:
         if interval_s <= 0:
             raise ValueError(f"interval_s must be positive, got {interval_s}")
         self.root_pid = root_pid
@@ -84,8 +86,10 @@ class Sampler:
     def start(self) -> Sampler:
         if self._thread is not None:
             raise RuntimeError("sampler already started")
-        if self.root_pid is not None and not psutil.pid_exists(self.root_pid):
-            raise psutil.NoSuchProcess(self.root_pid)
+        roots = [self.root_pid] if isinstance(self.root_pid, int) else list(self.root_pid or [])
+        for pid in roots:
+            if not psutil.pid_exists(pid):
+                raise psutil.NoSuchProcess(pid)
         self._measured(self._baseline)
         self._thread = threading.Thread(target=self._run, name="vivace-sampler", daemon=True)
         self._thread.start()

@@ -1,0 +1,114 @@
+"""A study's results on the terminal and as its static HTML report, read back from the store."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from vivace_lab.analysis.summary import SummaryRow, summarize
+from vivace_lab.report.html import write_report
+from vivace_lab.report.model import ReportRun
+from vivace_lab.workloads.catalogue import WORKLOADS
+
+
+def group_label(workload: str, params: dict[str, str], overrides: dict[str, str]) -> str:
+    """The workload with the parameters that differ from its defaults and the grid's keys."""
+    defaults = {p.name: str(p.default) for p in WORKLOADS[workload].params} if workload in WORKLOADS else {}
+    changed = [f"{k}={v}" for k, v in params.items() if defaults.get(k) != v]
+    changed += [f"{k}={v}" for k, v in overrides.items()]
+    return f"{workload} {' '.join(changed)}".strip()
+
+
+def study_summary(store, study_id: int, engines: list[str] | None = None) -> list[SummaryRow]:
+    """Per group and engine statistics of successful runs; ratios to the first engine."""
+    runs = store.runs(study_id=study_id)
+    engines = engines or list(dict.fromkeys(run.engine for run in runs))
+    durations: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for run in runs:
+        durations.setdefault((group_label(run.workload, run.params, run.overrides), run.engine), [])
+    for run in runs:
+        if run.status == "succeeded" and run.duration_s is not None:
+            durations[(group_label(run.workload, run.params, run.overrides), run.engine)].append(run.duration_s)
+    ordered = dict(sorted(durations.items(), key=lambda item: (
+        item[0][0], engines.index(item[0][1]) if item[0][1] in engines else len(engines))))
+    return summarize(ordered, engines[0]) if engines else []
+
+
+def output_disagreements(store, study_id: int) -> list[str]:
+    """Groups whose successful runs produced different outputs from the same input on different
+    engines (the run record's output checksum)."""
+    checksums: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for run in store.runs(study_id=study_id, status="succeeded"):
+        if run.output_checksum:
+            checksums[group_label(run.workload, run.params, run.overrides)][run.output_checksum].add(run.engine)
+    return [f"{label}: " + "; ".join(f"{', '.join(sorted(engines))} -> {checksum[:23]}"
+                                     for checksum, engines in by_checksum.items())
+            for label, by_checksum in checksums.items() if len(by_checksum) > 1]
+
+
+def print_summary(console: Console, store, study_id: int, engines: list[str]) -> int:
+    """Prints the summary table; returns the number of output disagreements (printed too)."""
+    rows = study_summary(store, study_id, engines)
+    baseline = engines[0]
+    table = Table(title="run time (s) of the timed job, successful runs", title_justify="left")
+    for column in ("workload", "engine", "n", "median", "min", "max", "CV", f"time / {baseline} [95% CI]"):
+        table.add_column(column, justify="left" if column in ("workload", "engine") else "right")
+    for row in rows:
+        stats = row.stats
+        table.add_row(row.workload, row.engine, str(stats.n), _num(stats.median), _num(stats.min),
+                      _num(stats.max), f"{stats.cv:.1%}" if stats.cv is not None else "-", _ratio(row))
+    console.print(table)
+    for row in rows:
+        for warning in row.warnings:
+            console.print(f"[yellow]note[/yellow] {row.workload} on {row.engine}: {warning}")
+    disagreements = output_disagreements(store, study_id)
+    for line in disagreements:
+        console.print(f"[red]outputs differ[/red] {line}")
+    return len(disagreements)
+
+
+def print_runs(console: Console, store, **filters) -> None:
+    table = Table()
+    for column in ("id", "date (UTC)", "workload", "engine", "status", "seconds", "input bytes", "configuration"):
+        table.add_column(column)
+    for run in store.runs(**filters):
+        table.add_row(str(run.id), run.started_at.strftime("%Y-%m-%d %H:%M:%S"), run.workload, run.engine,
+                      run.status if run.status == "succeeded" else f"failed: {run.failure}",
+                      _num(run.duration_s), str(run.input_bytes or "-"),
+                      group_label(run.workload, run.params, run.overrides))
+    console.print(table)
+
+
+def write_study_report(store, study_id: int, study_name: str, path: Path) -> Path:
+    runs = [_report_run(store, info) for info in store.runs(study_id=study_id)]
+    engines = list(dict.fromkeys(run.engine for run in runs))
+    return write_report(path, study_name, runs, study_summary(store, study_id, engines), datetime.now(UTC))
+
+
+def _report_run(store, info) -> ReportRun:
+    detail = store.run(info.id)
+    jobs = [{"phase": job.phase, "name": job.name, "submit_ms": job.submit_ms, "start_ms": job.start_ms,
+             "finish_ms": job.finish_ms, "done_ms": job.done_ms} for job in detail.jobs]
+    return ReportRun(run_id=info.id, workload=group_label(info.workload, info.params, info.overrides),
+                     engine=info.engine, status=info.status, failure=info.failure,
+                     duration_s=info.duration_s, params=info.params, overrides=info.overrides,
+                     started_ms=info.started_ms, finished_ms=info.finished_ms,
+                     samples=store.samples(info.id), jobs=jobs)
+
+
+def _num(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "-"
+
+
+def _ratio(row: SummaryRow) -> str:
+    ratio = row.ratio
+    if ratio.ratio is None:
+        return "-"
+    if row.is_baseline:
+        return "1 (baseline)"
+    interval = f" [{ratio.low:.2f}, {ratio.high:.2f}]" if ratio.low is not None else " [n<2]"
+    return f"{ratio.ratio:.2f}{interval}"
