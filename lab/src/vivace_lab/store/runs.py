@@ -1,0 +1,183 @@
+"""Writing a run (with its configuration, jobs, tasks, counters and samples) and reading runs back."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import Select, insert, select
+from sqlalchemy.orm import Session
+
+from vivace_lab.record import RunResult
+from vivace_lab.store.coltypes import from_epoch_ms
+from vivace_lab.store.derived import derived_columns
+from vivace_lab.store.info import JobInfo, RunDetail, RunInfo, TaskInfo
+from vivace_lab.store.samples import insert_samples
+from vivace_lab.store.schema import Cluster, Counter, Job, Run, RunConfig, Task
+
+#: rows per INSERT batch for configuration keys, tasks and counters
+BATCH = 10_000
+
+
+def insert_run(session: Session, result: RunResult, cluster_id: int,
+               study_id: int | None) -> int:
+    """Insert the run and everything under it in the session's transaction; returns the run id."""
+    record = result.record or {}
+    configuration = {str(k): _text(v) for k, v in (record.get("configuration") or {}).items()}
+    overrides = {str(k): _text(v) for k, v in (result.overrides or {}).items()}
+    params = {str(k): _text(v) for k, v in (result.params or {}).items()}
+
+    run_id = session.scalar(insert(Run).returning(Run.id).values(
+        study_id=study_id,
+        cluster_id=cluster_id,
+        workload=result.workload,
+        engine=result.engine,
+        status=result.status.lower(),
+        failure=result.failure,
+        started_at=from_epoch_ms(result.started_ms),
+        finished_at=from_epoch_ms(result.finished_ms),
+        duration_s=_duration_s(result),
+        input_bytes=result.input_bytes,
+        validation_status=result.validation_status,
+        validation_detail=result.validation_detail,
+        output_checksum=result.output_checksum,
+        repeat=result.repeat,
+        params=params,
+        overrides=overrides,
+        record=result.record,
+        **derived_columns(params, overrides, configuration),
+    ))
+    conn = session.connection()
+
+    # the effective configuration wins over the override that asked for a value (it is what ran);
+    # overrides fill in where there is no record (a run that failed before the driver wrote one)
+    merged = {**overrides, **configuration}
+    _insert_batched(conn, RunConfig.__table__, [
+        {"run_id": run_id, "key": key, "value": value, "is_override": key in overrides}
+        for key, value in merged.items()])
+
+    tasks: list[dict[str, Any]] = []
+    counters: list[dict[str, Any]] = []
+    for seq, job in enumerate(record.get("jobs") or []):
+        job_pk = session.scalar(insert(Job).returning(Job.id).values(
+            run_id=run_id, seq=seq, phase=job.get("phase"), job_id=job.get("job_id"),
+            name=job.get("name"), status=job.get("status"), submit_ms=job.get("submit_ms"),
+            start_ms=job.get("start_ms"), finish_ms=job.get("finish_ms"),
+            done_ms=job.get("done_ms"), maps=job.get("maps"), reduces=job.get("reduces")))
+        for task in job.get("tasks") or []:
+            tasks.append({"job_id": job_pk, "task_id": task.get("task_id"),
+                          "type": task.get("type"), "status": task.get("status"),
+                          "start_ms": task.get("start_ms"), "finish_ms": task.get("finish_ms")})
+        for group, values in (job.get("counters") or {}).items():
+            for name, value in (values or {}).items():
+                counters.append({"job_id": job_pk, "group_name": group, "name": name,
+                                 "value": value})
+    _insert_batched(conn, Task.__table__, tasks)
+    _insert_batched(conn, Counter.__table__, counters)
+    insert_samples(conn, run_id, result.samples)
+    return run_id
+
+
+def _insert_batched(conn, table, rows: list[dict[str, Any]]) -> None:
+    for start in range(0, len(rows), BATCH):
+        conn.execute(insert(table), rows[start:start + BATCH])
+
+
+def _duration_s(result: RunResult) -> float | None:
+    """The run's timed duration; when the result gives none, the run phase's wall-clock span."""
+    if result.duration_s is not None:
+        return float(result.duration_s)
+    if result.started_ms is not None and result.finished_ms is not None \
+            and result.finished_ms >= result.started_ms:
+        return (result.finished_ms - result.started_ms) / 1000.0
+    return None
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+
+_INFO_COLUMNS = (
+    Run.id, Run.study_id, Cluster.name, Run.workload, Run.engine, Run.status, Run.failure,
+    Run.started_at, Run.finished_at, Run.duration_s, Run.input_bytes, Run.validation_status,
+    Run.validation_detail, Run.output_checksum, Run.repeat, Run.params, Run.overrides, Run.maps,
+    Run.reduces, Run.io_sort_mb, Run.map_output_codec, Run.slots,
+)
+
+
+def runs_query(*, study_id: int | None = None, workload: str | None = None,
+               engine: str | None = None, status: str | None = None,
+               cluster: str | None = None) -> Select:
+    """SELECT of the RunInfo columns, filtered, in run id order."""
+    query = select(*_INFO_COLUMNS).join(Cluster, Cluster.id == Run.cluster_id)
+    if study_id is not None:
+        query = query.where(Run.study_id == study_id)
+    if workload is not None:
+        query = query.where(Run.workload == workload)
+    if engine is not None:
+        query = query.where(Run.engine == engine)
+    if status is not None:
+        query = query.where(Run.status == status.lower())
+    if cluster is not None:
+        query = query.where(Cluster.name == cluster)
+    return query.order_by(Run.id)
+
+
+def read_runs(session: Session, **filters) -> list[RunInfo]:
+    return [RunInfo(*row) for row in session.execute(runs_query(**filters))]
+
+
+def read_config_values(session: Session, keys, **filters) -> dict[int, dict[str, str | None]]:
+    keys = list(dict.fromkeys(keys))
+    values: dict[int, dict[str, str | None]] = {}
+    if not keys:
+        return values
+    selected = runs_query(**filters).with_only_columns(Run.id).subquery()
+    query = (select(RunConfig.run_id, RunConfig.key, RunConfig.value)
+             .join(selected, selected.c.id == RunConfig.run_id)
+             .where(RunConfig.key.in_(keys)))
+    for run_id, key, value in session.execute(query):
+        values.setdefault(run_id, {})[key] = value
+    return values
+
+
+def read_run(session: Session, run_id: int) -> RunDetail:
+    row = session.execute(select(*_INFO_COLUMNS, Run.record)
+                          .join(Cluster, Cluster.id == Run.cluster_id)
+                          .where(Run.id == run_id)).one_or_none()
+    if row is None:
+        raise KeyError(f"no run {run_id}")
+    configuration = dict(session.execute(
+        select(RunConfig.key, RunConfig.value).where(RunConfig.run_id == run_id)
+        .order_by(RunConfig.key)).all())
+    return RunDetail(*row[:-1], configuration=configuration, jobs=_jobs(session, run_id),
+                     record=row[-1])
+
+
+def _jobs(session: Session, run_id: int) -> list[JobInfo]:
+    job_rows = session.execute(
+        select(Job.id, Job.phase, Job.job_id, Job.name, Job.status, Job.submit_ms, Job.start_ms,
+               Job.finish_ms, Job.done_ms, Job.maps, Job.reduces)
+        .where(Job.run_id == run_id).order_by(Job.seq)).all()
+    if not job_rows:
+        return []
+    ids = [row[0] for row in job_rows]
+    tasks: dict[int, list[TaskInfo]] = defaultdict(list)
+    for row in session.execute(
+            select(Task.job_id, Task.task_id, Task.type, Task.status, Task.start_ms,
+                   Task.finish_ms).where(Task.job_id.in_(ids)).order_by(Task.id)):
+        tasks[row[0]].append(TaskInfo(*row[1:]))
+    counters: dict[int, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
+    for job_pk, group, name, value in session.execute(
+            select(Counter.job_id, Counter.group_name, Counter.name, Counter.value)
+            .where(Counter.job_id.in_(ids)).order_by(Counter.group_name, Counter.name)):
+        counters[job_pk][group][name] = value
+    return [JobInfo(*row[1:], counters={g: dict(v) for g, v in counters[row[0]].items()},
+                    tasks=tasks[row[0]]) for row in job_rows]
