@@ -44,8 +44,14 @@ class SchemaInfo(Base):
     value: Mapped[str] = mapped_column(String(256))
 
 
+# Ids of clusters, studies, runs and jobs are never reused (SQLite: AUTOINCREMENT; PostgreSQL's
+# sequences never reuse): a restarted study or a deleted run must not lend its id to another.
+_NO_REUSE = {"sqlite_autoincrement": True}
+
+
 class Cluster(Base):
     __tablename__ = "clusters"
+    __table_args__ = (_NO_REUSE,)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
@@ -56,6 +62,7 @@ class Cluster(Base):
 
 class Study(Base):
     __tablename__ = "studies"
+    __table_args__ = (_NO_REUSE,)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
@@ -99,6 +106,7 @@ class Run(Base):
         Index("ix_runs_io_sort_mb", "io_sort_mb"),
         Index("ix_runs_map_output_codec", "map_output_codec"),
         Index("ix_runs_slots", "slots"),
+        _NO_REUSE,
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -145,7 +153,7 @@ class RunConfig(Base):
 
 class Job(Base):
     __tablename__ = "jobs"
-    __table_args__ = (Index("ix_jobs_run_id_seq", "run_id", "seq"),)
+    __table_args__ = (Index("ix_jobs_run_id_seq", "run_id", "seq"), _NO_REUSE)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
