@@ -10,6 +10,7 @@ Tables: lab/docs/schema.md.
 """
 
 from vivace_lab.store.database import SchemaVersionError
+from vivace_lab.store.export import export_runs, hibench_report
 from vivace_lab.store.info import ClusterInfo, JobInfo, RunDetail, RunInfo, StudyInfo, TaskInfo
 from vivace_lab.store.store import Store
 from vivace_lab.store.studies import StudyConflict
@@ -24,4 +25,6 @@ __all__ = [
     "StudyConflict",
     "StudyInfo",
     "TaskInfo",
+    "export_runs",
+    "hibench_report",
 ]
