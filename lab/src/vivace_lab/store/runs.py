@@ -9,14 +9,15 @@ from sqlalchemy import Select, insert, select
 from sqlalchemy.orm import Session
 
 from vivace_lab.record import RunResult
+from vivace_lab.store.bulk import bulk_insert
 from vivace_lab.store.coltypes import from_epoch_ms
 from vivace_lab.store.derived import derived_columns
 from vivace_lab.store.info import JobInfo, RunDetail, RunInfo, TaskInfo
 from vivace_lab.store.samples import insert_samples
 from vivace_lab.store.schema import Cluster, Counter, Job, Run, RunConfig, Task
 
-#: rows per INSERT batch for configuration keys, tasks and counters
-BATCH = 10_000
+_RUNS = Run.__table__
+_JOBS = Job.__table__
 
 
 def insert_run(session: Session, result: RunResult, cluster_id: int,
@@ -27,7 +28,9 @@ def insert_run(session: Session, result: RunResult, cluster_id: int,
     overrides = {str(k): _text(v) for k, v in (result.overrides or {}).items()}
     params = {str(k): _text(v) for k, v in (result.params or {}).items()}
 
-    run_id = session.scalar(insert(Run).returning(Run.id).values(
+    conn = session.connection()
+    # Core statements with separate parameters: compiled once, cached for every later run
+    run_id = conn.execute(insert(_RUNS).returning(_RUNS.c.id), dict(
         study_id=study_id,
         cluster_id=cluster_id,
         workload=result.workload,
@@ -46,41 +49,34 @@ def insert_run(session: Session, result: RunResult, cluster_id: int,
         overrides=overrides,
         record=result.record,
         **derived_columns(params, overrides, configuration),
-    ))
-    conn = session.connection()
+    )).scalar_one()
 
     # the effective configuration wins over the override that asked for a value (it is what ran);
     # overrides fill in where there is no record (a run that failed before the driver wrote one)
     merged = {**overrides, **configuration}
-    _insert_batched(conn, RunConfig.__table__, [
-        {"run_id": run_id, "key": key, "value": value, "is_override": key in overrides}
-        for key, value in merged.items()])
+    bulk_insert(conn, RunConfig.__table__, ("run_id", "key", "value", "is_override"),
+                ((run_id, key, value, key in overrides) for key, value in merged.items()))
 
-    tasks: list[dict[str, Any]] = []
-    counters: list[dict[str, Any]] = []
+    tasks: list[tuple] = []
+    counters: list[tuple] = []
     for seq, job in enumerate(record.get("jobs") or []):
-        job_pk = session.scalar(insert(Job).returning(Job.id).values(
+        job_pk = conn.execute(insert(_JOBS).returning(_JOBS.c.id), dict(
             run_id=run_id, seq=seq, phase=job.get("phase"), job_id=job.get("job_id"),
             name=job.get("name"), status=job.get("status"), submit_ms=job.get("submit_ms"),
             start_ms=job.get("start_ms"), finish_ms=job.get("finish_ms"),
-            done_ms=job.get("done_ms"), maps=job.get("maps"), reduces=job.get("reduces")))
+            done_ms=job.get("done_ms"), maps=job.get("maps"), reduces=job.get("reduces"),
+        )).scalar_one()
         for task in job.get("tasks") or []:
-            tasks.append({"job_id": job_pk, "task_id": task.get("task_id"),
-                          "type": task.get("type"), "status": task.get("status"),
-                          "start_ms": task.get("start_ms"), "finish_ms": task.get("finish_ms")})
+            tasks.append((job_pk, task.get("task_id"), task.get("type"), task.get("status"),
+                          task.get("start_ms"), task.get("finish_ms")))
         for group, values in (job.get("counters") or {}).items():
             for name, value in (values or {}).items():
-                counters.append({"job_id": job_pk, "group_name": group, "name": name,
-                                 "value": value})
-    _insert_batched(conn, Task.__table__, tasks)
-    _insert_batched(conn, Counter.__table__, counters)
+                counters.append((job_pk, group, name, value))
+    bulk_insert(conn, Task.__table__,
+                ("job_id", "task_id", "type", "status", "start_ms", "finish_ms"), tasks)
+    bulk_insert(conn, Counter.__table__, ("job_id", "group_name", "name", "value"), counters)
     insert_samples(conn, run_id, result.samples)
     return run_id
-
-
-def _insert_batched(conn, table, rows: list[dict[str, Any]]) -> None:
-    for start in range(0, len(rows), BATCH):
-        conn.execute(insert(table), rows[start:start + BATCH])
 
 
 def _duration_s(result: RunResult) -> float | None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
-from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
 
 from vivace_lab.metrics.sample import CoreCpu, MetricSample
+from vivace_lab.store.bulk import bulk_insert
 from vivace_lab.store.schema import MetricSampleRow
 
 _TABLE = MetricSampleRow.__table__
@@ -23,14 +24,11 @@ SCALAR_FIELDS = (
 #: order of a core's shares in the ``cores`` JSON: one [user, system, iowait, steal, idle] per core
 CORE_FIELDS = ("user", "system", "iowait", "steal", "idle")
 
-#: rows per INSERT statement batch: bounds memory for a very long run's samples
-BATCH = 10_000
+_INF = float("inf")
 
 
 def insert_samples(conn: Connection, run_id: int, samples: Sequence[MetricSample]) -> None:
-    for start in range(0, len(samples), BATCH):
-        rows = [_row(run_id, s) for s in samples[start:start + BATCH]]
-        conn.execute(insert(_TABLE), rows)
+    bulk_insert(conn, _TABLE, _INSERT_COLUMNS, (_row(run_id, s) for s in samples))
 
 
 def read_samples(conn: Connection, run_id: int) -> list[MetricSample]:
@@ -40,12 +38,22 @@ def read_samples(conn: Connection, run_id: int) -> list[MetricSample]:
     return [_sample(row) for row in conn.execute(query)]
 
 
-def _row(run_id: int, sample: MetricSample) -> dict[str, Any]:
-    row: dict[str, Any] = {"run_id": run_id}
-    for name in SCALAR_FIELDS:
-        row[name] = _finite(getattr(sample, name))
-    row["cores"] = [[_finite(getattr(core, f)) for f in CORE_FIELDS] for core in sample.cores]
-    return row
+_INSERT_COLUMNS = ("run_id", *SCALAR_FIELDS, "cores")
+
+
+def _row(run_id: int, s: MetricSample) -> tuple:
+    """The sample as a tuple in ``_INSERT_COLUMNS`` order."""
+    cores = [[c.user, c.system, c.iowait, c.steal, c.idle] for c in s.cores]
+    try:
+        cores_json = json.dumps(cores, allow_nan=False, separators=(",", ":"))
+    except ValueError:  # NaN or infinity among the shares
+        cores_json = json.dumps([[_finite(v) for v in core] for core in cores],
+                                separators=(",", ":"))
+    return (run_id, s.t_ms, _finite(s.interval_s), _finite(s.cpu_user), _finite(s.cpu_system),
+            _finite(s.cpu_iowait), _finite(s.cpu_steal), s.mem_used_bytes, s.mem_available_bytes,
+            s.disk_read_bytes, s.disk_write_bytes, s.disk_read_ops, s.disk_write_ops,
+            s.net_rx_bytes, s.net_tx_bytes, _finite(s.proc_cpu_percent), s.proc_rss_bytes,
+            s.proc_count, cores_json)
 
 
 def _sample(row) -> MetricSample:
@@ -60,7 +68,7 @@ def _sample(row) -> MetricSample:
 def _finite(value):
     """NaN and infinities become NULL, on both databases (SQLite would turn NaN into NULL anyway,
     PostgreSQL would keep it: the same sample must read back the same from either)."""
-    if isinstance(value, float) and not math.isfinite(value):
+    if value != value or value == _INF or value == -_INF:
         return None
     return value
 
