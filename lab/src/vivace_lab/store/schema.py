@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -140,7 +141,11 @@ class Run(Base):
 class RunConfig(Base):
     __tablename__ = "run_config"
     __table_args__ = (
-        Index("ix_run_config_key", "key"),
+        # Only the keys a study set are indexed by key: an index over all ~700 keys of every run
+        # dirties ~700 scattered index pages per recorded run (measured: 3-4x slower inserts).
+        # Reading a run's configuration, or given keys of given runs, uses the primary key.
+        Index("ix_run_config_override_key", "key",
+              sqlite_where=text("is_override"), postgresql_where=text("is_override")),
         {"sqlite_with_rowid": False},
     )
 
