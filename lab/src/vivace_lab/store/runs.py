@@ -19,6 +19,9 @@ from vivace_lab.store.schema import Cluster, Counter, Job, Run, RunConfig, Task
 _RUNS = Run.__table__
 _JOBS = Job.__table__
 
+#: run ids per IN (...) list when reading configuration values of many runs
+ID_CHUNK = 500
+
 
 def insert_run(session: Session, result: RunResult, cluster_id: int,
                study_id: int | None) -> int:
@@ -135,12 +138,15 @@ def read_config_values(session: Session, keys, **filters) -> dict[int, dict[str,
     values: dict[int, dict[str, str | None]] = {}
     if not keys:
         return values
-    selected = runs_query(**filters).with_only_columns(Run.id).subquery()
-    query = (select(RunConfig.run_id, RunConfig.key, RunConfig.value)
-             .join(selected, selected.c.id == RunConfig.run_id)
-             .where(RunConfig.key.in_(keys)))
-    for run_id, key, value in session.execute(query):
-        values.setdefault(run_id, {})[key] = value
+    run_ids = session.scalars(runs_query(**filters).with_only_columns(Run.id)).all()
+    # primary-key lookups (run_id, key), a slice of runs at a time; left to itself a query
+    # planner may scan the whole table (~700 rows per run) for the keys instead
+    for start in range(0, len(run_ids), ID_CHUNK):
+        chunk = run_ids[start:start + ID_CHUNK]
+        query = select(RunConfig.run_id, RunConfig.key, RunConfig.value).where(
+            RunConfig.run_id.in_(chunk), RunConfig.key.in_(keys))
+        for run_id, key, value in session.execute(query):
+            values.setdefault(run_id, {})[key] = value
     return values
 
 
