@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import Select, insert, select
+from sqlalchemy import Select, Text, insert, select, type_coerce
 from sqlalchemy.orm import Session
 
 from vivace_lab.record import RunResult
@@ -106,7 +107,10 @@ def _text(value: Any) -> str | None:
 _INFO_COLUMNS = (
     Run.id, Run.study_id, Cluster.name, Run.workload, Run.engine, Run.status, Run.failure,
     Run.started_at, Run.finished_at, Run.duration_s, Run.input_bytes, Run.validation_status,
-    Run.validation_detail, Run.output_checksum, Run.repeat, Run.params, Run.overrides, Run.maps,
+    Run.validation_detail, Run.output_checksum, Run.repeat,
+    # as stored: decoded below, once per distinct text (a study's runs share a few)
+    type_coerce(Run.params, Text).label("params"), type_coerce(Run.overrides, Text).label("overrides"),
+    Run.maps,
     Run.reduces, Run.io_sort_mb, Run.map_output_codec, Run.slots,
 )
 
@@ -130,7 +134,36 @@ def runs_query(*, study_id: int | None = None, workload: str | None = None,
 
 
 def read_runs(session: Session, **filters) -> list[RunInfo]:
-    return [RunInfo(*row) for row in session.execute(runs_query(**filters))]
+    decode = _JsonMemo()
+    return [_run_info(row, decode) for row in session.execute(runs_query(**filters))]
+
+
+_PARAMS = [c.name for c in _INFO_COLUMNS].index("params")
+
+
+def _run_info(row, decode: _JsonMemo, cls=RunInfo, **extra):
+    values = list(row)
+    values[_PARAMS] = decode(values[_PARAMS])
+    values[_PARAMS + 1] = decode(values[_PARAMS + 1])
+    return cls(*values, **extra)
+
+
+class _JsonMemo:
+    """JSON text to a fresh dict, parsing each distinct text once. PostgreSQL's driver hands
+    JSONB over already decoded; those get copied."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, dict] = {}
+
+    def __call__(self, value):
+        if value is None:
+            return {}
+        if not isinstance(value, str):
+            return dict(value)
+        decoded = self._seen.get(value)
+        if decoded is None:
+            decoded = self._seen[value] = json.loads(value)
+        return dict(decoded)
 
 
 def read_config_values(session: Session, keys, **filters) -> dict[int, dict[str, str | None]]:
@@ -159,8 +192,8 @@ def read_run(session: Session, run_id: int) -> RunDetail:
     configuration = dict(session.execute(
         select(RunConfig.key, RunConfig.value).where(RunConfig.run_id == run_id)
         .order_by(RunConfig.key)).all())
-    return RunDetail(*row[:-1], configuration=configuration, jobs=_jobs(session, run_id),
-                     record=row[-1])
+    return _run_info(row[:-1], _JsonMemo(), RunDetail, configuration=configuration,
+                     jobs=_jobs(session, run_id), record=row[-1])
 
 
 def _jobs(session: Session, run_id: int) -> list[JobInfo]:
