@@ -4,8 +4,9 @@
 
 1. ``$VIVACE_LAB_TEST_POSTGRES_URL`` when set (a server someone else runs; nothing is started);
 2. otherwise PostgreSQL's server binaries (``initdb``, ``pg_ctl``, ``postgres``) from
-   ``/usr/lib/postgresql/*/bin`` or ``$PATH``; when there are none, ``lab/scripts/install-postgres.sh``
-   installs Debian's ``postgresql`` package (as root, or through ``sudo -n``);
+   ``/usr/lib/postgresql/*/bin`` or ``$PATH``; when there are none,
+   ``lab/scripts/install-postgres.sh`` installs Debian's ``postgresql`` package (as root, or
+   through ``sudo -n``);
 3. ``initdb`` into a temporary directory, then ``pg_ctl start`` on a free loopback port with the
    socket in that directory. PostgreSQL refuses to run as root, so as root both run as the
    ``postgres`` system user (``runuser``), which owns the data directory.

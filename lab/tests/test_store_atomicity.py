@@ -3,7 +3,6 @@ the middle of a long transaction, leaves no trace of the run and its planned run
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys

@@ -16,7 +16,8 @@ def test_ensure_creates_once_and_updates_the_description(store):
     assert (cluster.id, cluster.name, cluster.description, cluster.hourly_price) == (
         first, "lab-2x8", desc, 1.20)
     assert cluster.nodes == 2
-    assert isinstance(cluster.created, datetime) and cluster.created.utcoffset().total_seconds() == 0
+    assert isinstance(cluster.created, datetime)
+    assert cluster.created.utcoffset().total_seconds() == 0
 
     # a new description replaces the old; no price given keeps the price
     store.ensure_cluster("lab-2x8", {**desc, "disk": "sata-ssd"})

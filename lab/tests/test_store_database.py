@@ -56,7 +56,8 @@ def test_schema_is_created_once_with_its_indexes(store_url):
     try:
         inspector = inspect(engine)
         assert EXPECTED_TABLES <= set(inspector.get_table_names())
-        sample_indexes = {tuple(ix["column_names"]) for ix in inspector.get_indexes("metric_samples")}
+        sample_indexes = {tuple(ix["column_names"])
+                          for ix in inspector.get_indexes("metric_samples")}
         assert ("run_id", "t_ms") in sample_indexes
         run_indexes = {tuple(ix["column_names"]) for ix in inspector.get_indexes("runs")}
         for column in ("maps", "reduces", "io_sort_mb", "map_output_codec", "slots", "study_id"):

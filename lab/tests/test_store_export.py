@@ -41,7 +41,7 @@ def test_csv(store):
         "param:bytes", "param:maps", "param:reduces", "param:rows",
         "conf:mapreduce.map.output.compress", "conf:mapreduce.map.output.compress.codec",
         "conf:mapreduce.task.io.sort.mb"]
-    table = [dict(zip(header, row)) for row in rows[1:]]
+    table = [dict(zip(header, row, strict=True)) for row in rows[1:]]
     assert [r["id"] for r in table] == [str(a), str(b), str(c)]
     first, second, failed = table
     assert first["engine"] == "vivace" and first["status"] == "succeeded"

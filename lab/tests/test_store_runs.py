@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 import pytest
 from rundata import failed_result, samples, terasort_record, terasort_result
@@ -24,8 +24,8 @@ def test_round_trip_of_a_terasort_run(store):
     assert (info.cluster, info.workload, info.engine, info.status) == (
         "lab-1x2", "terasort", "vivace", "succeeded")
     assert info.failure is None
-    assert info.started_at == datetime(2025, 11, 21, 23, 0, 2, tzinfo=timezone.utc)
-    assert info.finished_at == datetime(2025, 11, 21, 23, 0, 3, 734000, tzinfo=timezone.utc)
+    assert info.started_at == datetime(2025, 11, 21, 23, 0, 2, tzinfo=UTC)
+    assert info.finished_at == datetime(2025, 11, 21, 23, 0, 3, 734000, tzinfo=UTC)
     assert (info.started_ms, info.finished_ms) == (record["started_ms"], record["finished_ms"])
     assert info.duration_s == pytest.approx(1.734)
     assert info.input_bytes == 10_000_000
@@ -48,7 +48,7 @@ def test_round_trip_of_a_terasort_run(store):
     assert detail.record == record
 
     assert [j.phase for j in detail.jobs] == ["prepare", "run", "validate"]
-    for got, want in zip(detail.jobs, record["jobs"]):
+    for got, want in zip(detail.jobs, record["jobs"], strict=True):
         assert (got.job_id, got.name, got.status, got.maps, got.reduces) == (
             want["job_id"], want["name"], want["status"], want["maps"], want["reduces"])
         assert (got.submit_ms, got.start_ms, got.finish_ms, got.done_ms) == (
@@ -77,7 +77,8 @@ def test_runs_filters_and_order(store):
     assert [r.id for r in store.runs(workload="terasort")] == [a, b]
     assert [r.id for r in store.runs(status="failed")] == [c]
     assert [r.id for r in store.runs(status="SUCCEEDED")] == [a, b]
-    assert [r.id for r in store.runs(workload="terasort", engine="vivace", status="succeeded")] == [a]
+    assert [r.id for r in store.runs(workload="terasort", engine="vivace",
+                                     status="succeeded")] == [a]
     assert [r.id for r in store.runs(cluster="lab-2x8")] == [c]
     assert store.runs(workload="wordcount") == []
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 class PlannedRun:
     """One run the study will make: a workload on an engine at one grid point, one repetition.
 
-    ``seq`` is the position in the study's queue (runs are made in ``seq`` order). ``params`` are the
-    workload's parameters, ``overrides`` the Hadoop ``-D`` keys of this grid point.
+    ``seq`` is the position in the study's queue (runs are made in ``seq`` order). ``params``
+    are the workload's parameters, ``overrides`` the Hadoop ``-D`` keys of this grid point.
     """
 
     seq: int

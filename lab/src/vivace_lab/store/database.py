@@ -85,7 +85,7 @@ def _sqlite_engine(sa_url: URL) -> Engine:
 
 
 def session_factories(engine: Engine) -> tuple[sessionmaker[Session], sessionmaker[Session]]:
-    """(readers, writers): sessions for reading, and sessions that write (SQLite: BEGIN IMMEDIATE)."""
+    """(readers, writers): sessions that read, and sessions that write (SQLite: BEGIN IMMEDIATE)."""
     read = sessionmaker(engine, expire_on_commit=False)
     write = sessionmaker(engine.execution_options(sqlite_begin="IMMEDIATE"),
                          expire_on_commit=False)

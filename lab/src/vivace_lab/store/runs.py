@@ -1,4 +1,4 @@
-"""Writing a run (with its configuration, jobs, tasks, counters and samples) and reading runs back."""
+"""Writing a run (with its configuration, jobs, tasks, counters and samples); reading runs."""
 
 from __future__ import annotations
 
@@ -109,9 +109,9 @@ _INFO_COLUMNS = (
     Run.started_at, Run.finished_at, Run.duration_s, Run.input_bytes, Run.validation_status,
     Run.validation_detail, Run.output_checksum, Run.repeat,
     # as stored: decoded below, once per distinct text (a study's runs share a few)
-    type_coerce(Run.params, Text).label("params"), type_coerce(Run.overrides, Text).label("overrides"),
-    Run.maps,
-    Run.reduces, Run.io_sort_mb, Run.map_output_codec, Run.slots,
+    type_coerce(Run.params, Text).label("params"),
+    type_coerce(Run.overrides, Text).label("overrides"),
+    Run.maps, Run.reduces, Run.io_sort_mb, Run.map_output_codec, Run.slots,
 )
 
 
@@ -138,13 +138,14 @@ def read_runs(session: Session, **filters) -> list[RunInfo]:
     return [_run_info(row, decode) for row in session.execute(runs_query(**filters))]
 
 
-_PARAMS = [c.name for c in _INFO_COLUMNS].index("params")
+_INFO_NAMES = [column.name for column in _INFO_COLUMNS]
+_PARAMS, _OVERRIDES = _INFO_NAMES.index("params"), _INFO_NAMES.index("overrides")
 
 
 def _run_info(row, decode: _JsonMemo, cls=RunInfo, **extra):
     values = list(row)
     values[_PARAMS] = decode(values[_PARAMS])
-    values[_PARAMS + 1] = decode(values[_PARAMS + 1])
+    values[_OVERRIDES] = decode(values[_OVERRIDES])
     return cls(*values, **extra)
 
 

@@ -57,7 +57,7 @@ def _row(run_id: int, s: MetricSample) -> tuple:
 
 
 def _sample(row) -> MetricSample:
-    values = dict(zip(SCALAR_FIELDS, row[: len(SCALAR_FIELDS)]))
+    values = dict(zip(SCALAR_FIELDS, row[: len(SCALAR_FIELDS)], strict=True))
     cores = row[len(SCALAR_FIELDS)] or []
     return MetricSample(
         **{k: (v if v is not None else _missing(k)) for k, v in values.items()},

@@ -1,4 +1,4 @@
-"""``Store``: the results database's one entry point for the CLI, the study runner and the web app."""
+"""``Store``: the results database's entry point for the CLI, the study runner and the web app."""
 
 from __future__ import annotations
 

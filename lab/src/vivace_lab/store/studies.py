@@ -115,7 +115,7 @@ def pending_runs(session: Session, study_id: int) -> list[PlannedRun]:
 
 def mark_done(session: Session, study_id: int, planned_seq: int, run_id: int,
               workload: str, engine: str) -> None:
-    """Mark the planned run done by ``run_id``; it must be pending and be for that workload/engine."""
+    """Mark the planned run done by ``run_id``; it must be pending, for that workload and engine."""
     row = session.scalar(
         select(PlannedRunRow)
         .where(PlannedRunRow.study_id == study_id, PlannedRunRow.seq == planned_seq))
