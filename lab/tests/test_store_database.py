@@ -89,3 +89,34 @@ def test_a_database_of_another_schema_version_is_refused(store_url):
     with pytest.raises(SchemaVersionError, match="schema version 999"):
         Store(store_url)
 
+
+
+def test_concurrent_writers_and_readers(store_url):
+    """Several stores (a study runner, a web app editing prices, a reader) on one database at
+    once: every write lands, none fails with 'database is locked'."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    Store(store_url).close()
+
+    def writer(n: int) -> list[int]:
+        with Store(store_url) as store:
+            ids = []
+            for i in range(4):
+                ids.append(store.record_run(terasort_result(cluster=f"c{n}", repeat=i)))
+                store.ensure_cluster(f"c{n}", {"nodes": n}, hourly_price=float(i))
+            return ids
+
+    def reader(_: int) -> int:
+        with Store(store_url) as store:
+            return max(len(store.runs()) for _ in range(10))
+
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        written = pool.map(writer, range(1, 5))
+        read = pool.submit(reader, 0)
+        ids = [i for batch in written for i in batch]
+        assert read.result() <= 16
+    with Store(store_url) as store:
+        assert sorted(r.id for r in store.runs()) == sorted(ids)
+        assert len(ids) == 16
+        assert {c.name: c.hourly_price for c in store.clusters()} == {
+            "c1": 3.0, "c2": 3.0, "c3": 3.0, "c4": 3.0}
