@@ -21,10 +21,6 @@ from vivace_lab.store import Store  # noqa: E402
 _postgres_notes: list[str] = []
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: long-running (bench-sized) test")
-
-
 def pytest_terminal_summary(terminalreporter):
     for note in _postgres_notes:
         terminalreporter.write_line(f"postgres: {note}")
