@@ -1,4 +1,4 @@
-"""A run the study planner put in the queue."""
+"""One entry of a study's run queue, as the planner produces it and the store keeps it."""
 
 from __future__ import annotations
 
@@ -8,19 +8,39 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class PlannedRun:
-    """One run of the queue: a workload with its parameters, on one engine, at one grid point."""
+    """One run the study will make: a workload on an engine at one grid point, one repetition.
 
-    seq: int  # position in the queue
+    ``seq`` is the position in the study's queue (runs are made in ``seq`` order). ``params``
+    are the workload's parameters, ``overrides`` the Hadoop ``-D`` keys of this grid point.
+    """
+
+    seq: int
     workload: str
     engine: str
     params: dict[str, str] = field(default_factory=dict)
-    overrides: dict[str, str] = field(default_factory=dict)  # Hadoop keys of the grid point
+    overrides: dict[str, str] = field(default_factory=dict)
     repeat: int = 0
 
     @property
     def key(self) -> str:
-        """Stable identity of the run, independent of its position in the queue."""
+        """Stable identity of what this run is (everything but ``seq``).
+
+        Canonical JSON (sorted keys, no spaces), so the same grid point and repetition gives the
+        same key across processes and Python versions; a resumed study matches its stored queue by
+        it.
+        """
         return json.dumps(
-            [self.workload, self.engine, sorted(self.params.items()),
-             sorted(self.overrides.items()), self.repeat],
-            separators=(",", ":"))
+            {
+                "workload": self.workload,
+                "engine": self.engine,
+                "params": {str(k): str(v) for k, v in self.params.items()},
+                "overrides": {str(k): str(v) for k, v in self.overrides.items()},
+                "repeat": self.repeat,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    def __hash__(self) -> int:  # the dict fields are not hashable; the key stands for them
+        return hash((self.seq, self.key))
