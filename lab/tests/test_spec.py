@@ -92,3 +92,15 @@ def test_the_bundled_headline_study_is_valid(hadoop_keys):
     study = parse_spec(path.read_text(), str(path), hadoop_keys)
     assert study.engines == ("vivace", "hadoop-local", "hadoop-yarn")
     assert {p.workload for p in study.workload_points} >= {"sleep", "terasort", "wordcount", "dfsio-write"}
+
+
+@pytest.mark.parametrize("key, value", [
+    ("vivace.slots", 2),  # Vivace's own, named only in its classes
+    ("mapreduce.job.output.key.comparator.class", "org.apache.hadoop.io.Text$Comparator"),  # JobConf's
+    ("mapreduce.terasort.simplepartitioner", "true"),  # TeraSort's
+    ("mapreduce.task.io.sort.mb", 64),  # mapred-default.xml's
+])
+def test_keys_the_code_reads_are_accepted(hadoop_keys, key, value):
+    study = parse_spec(f"name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  {key}: [{value}]\n",
+                       "ok.yaml", hadoop_keys)
+    assert study.grid_points == ({key: str(value)},)

@@ -25,7 +25,7 @@ class RunResult:
     cluster: str  # name of the hardware/cluster description the run used
     params: dict[str, str]  # workload parameters (maps, rows, bytes...)
     overrides: dict[str, str]  # configuration keys the study set (-D key=value)
-    status: str  # SUCCEEDED or FAILED
+    status: str  # SUCCEEDED or FAILED (the constants above: lower case)
     started_ms: int
     finished_ms: int
     duration_s: float | None = None

@@ -1,9 +1,11 @@
-"""The configuration keys a study may set, read from the *-default.xml files inside the Hadoop jars
-the runs use, plus Vivace's own keys and the keys Apache's workload programs read."""
+"""The configuration keys a study may set: those of the *-default.xml files inside the Hadoop jars the
+runs use (with their defaults, which give a value's type) and those the Hadoop and Vivace classes
+name in their code."""
 
 from __future__ import annotations
 
 import difflib
+import re
 import xml.etree.ElementTree as ElementTree
 import zipfile
 from dataclasses import dataclass
@@ -11,25 +13,13 @@ from pathlib import Path
 
 DEFAULT_FILES = ("core-default.xml", "hdfs-default.xml", "mapred-default.xml", "yarn-default.xml")
 
-VIVACE_KEYS = {
-    "vivace.slots": "8",  # a number, like the engine's default on most machines
-    "vivace.shuffle.memory.mb": "256",
-    "vivace.history.dir": "",
-}
-
-# Read by the programs themselves, so absent from the default files.
-PROGRAM_KEYS = {
-    "mapreduce.terasort.output.replication": "1",
-    "mapreduce.terasort.partitions.sample": "100000",
-    "mapreduce.terasort.simplepartitioner": "false",
-    "mapreduce.terasort.final.sync": "true",
-    "mapreduce.terasort.use.terascheduler": "true",
-    "mapreduce.randomwriter.bytespermap": "1073741824",
-    "mapreduce.randomtextwriter.bytespermap": "1073741824",
-    "test.io.file.buffer.size": "1000000",
-    "dfs.replication": "3",
-    "dfs.blocksize": "134217728",
-}
+# Keys the code reads without listing them in a default file (JobConf's comparator class, TeraSort's
+# own keys, Vivace's) are string constants in the classes: a CONSTANT_Utf8 entry of the class file,
+# tag 1 and a two-byte length before the text.
+_KEY_PREFIXES = (b"mapreduce", b"mapred", b"yarn", b"dfs", b"fs", b"io", b"hadoop", b"ipc", b"file",
+                 b"net", b"ha", b"rpc", b"security", b"tfile", b"seq", b"vivace")
+_CLASS_CONSTANT_KEY = re.compile(rb"\x01(..)((?:" + b"|".join(_KEY_PREFIXES) + rb")\.[A-Za-z0-9._-]+)")
+_SCANNED_JARS = ("hadoop-", "vivace-")
 
 
 @dataclass(frozen=True)
@@ -41,19 +31,21 @@ class HadoopKeys:
     @classmethod
     def from_jars(cls, jars: list[Path]) -> "HadoopKeys":
         defaults: dict[str, str] = {}
+        constants: set[str] = set()
         for jar in jars:
             if not jar.name.endswith(".jar") or not jar.is_file():
                 continue
             with zipfile.ZipFile(jar) as archive:
+                names = archive.namelist()
                 for name in DEFAULT_FILES:
-                    if name in archive.namelist():
+                    if name in names:
                         defaults.update(_properties(archive.read(name)))
+                if jar.name.startswith(_SCANNED_JARS):
+                    constants.update(_class_constant_keys(archive, names))
         if not defaults:
             raise FileNotFoundError(
                 "no Hadoop *-default.xml found in the classpath jars; is the Java side built?")
-        defaults.update(PROGRAM_KEYS)
-        defaults.update(VIVACE_KEYS)
-        return cls(defaults)
+        return cls({**{key: "" for key in constants}, **defaults})
 
     def check(self, key: str, value: object) -> str | None:
         """None when the key is known and the value fits its default's type; else the reason."""
@@ -62,6 +54,16 @@ class HadoopKeys:
             hint = f" (did you mean {close[0]}?)" if close else ""
             return f"unknown configuration key '{key}'{hint}"
         return _type_mismatch(key, self.defaults[key], value)
+
+
+def _class_constant_keys(archive: zipfile.ZipFile, names: list[str]) -> set[str]:
+    keys = set()
+    for name in names:
+        if name.endswith(".class"):
+            for match in _CLASS_CONSTANT_KEY.finditer(archive.read(name)):
+                if int.from_bytes(match.group(1), "big") == len(match.group(2)):
+                    keys.add(match.group(2).decode())
+    return keys
 
 
 def _properties(xml_bytes: bytes) -> dict[str, str]:
