@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_BAD_INPUT
-    console = Console(stderr=False)
+    console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
     _stop_children_on_signals()
     try:
         return args.handler(args, console)

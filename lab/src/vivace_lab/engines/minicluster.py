@@ -26,8 +26,11 @@ class MiniCluster:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        shutil.rmtree(self.home, ignore_errors=True)
-        self.home.mkdir(parents=True)
+        try:
+            shutil.rmtree(self.home, ignore_errors=True)
+            self.home.mkdir(parents=True)
+        except OSError as e:
+            raise EngineUnavailable(f"cannot prepare its folder {self.home}: {e}") from None
         command = [str(paths.launcher()), "minicluster", "--dir", str(self.home / "cluster"),
                    "--conf-out", str(self.conf_file)]
         self._log = open(self.log_file, "wb")
