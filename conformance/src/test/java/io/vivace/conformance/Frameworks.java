@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 
+import io.vivace.driver.JobRecorder;
+
 /**
  * Which MapReduce frameworks the suite compares, and the Hadoop configuration a run starts from.
  *
@@ -46,10 +48,10 @@ public final class Frameworks {
   }
 
   /**
-   * A fresh configuration that submits to {@code framework}, through {@link
-   * RecordingClientProtocolProvider} so the suite can read back the counters of jobs that Apache's
-   * tools create internally. Everything Hadoop writes besides the job output (staging, local dirs,
-   * spills) goes under {@code scratch}.
+   * A fresh configuration that submits to {@code framework}, through the driver's {@link
+   * JobRecorder} so the suite can read back the counters of jobs that Apache's tools create
+   * internally. Everything Hadoop writes besides the job output (staging, local dirs, spills) goes
+   * under {@code scratch}.
    */
   public static Configuration conf(String framework, Path scratch) {
     try {
@@ -66,8 +68,7 @@ public final class Frameworks {
     conf.set("mapreduce.jobtracker.staging.root.dir", dir + "/staging");
     conf.set("yarn.app.mapreduce.am.staging-dir", dir + "/staging");
     conf.set("mapreduce.cluster.local.dir", dir + "/local");
-    conf.set(MRConfig.FRAMEWORK_NAME, RecordingClientProtocolProvider.FRAMEWORK_NAME);
-    conf.set(RecordingClientProtocolProvider.DELEGATE_KEY, framework);
+    JobRecorder.recordOn(conf, framework);
     return conf;
   }
 }

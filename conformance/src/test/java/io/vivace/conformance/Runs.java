@@ -12,7 +12,8 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
-import io.vivace.conformance.RecordingClientProtocolProvider.RecordedJob;
+import io.vivace.driver.JobRecorder;
+import io.vivace.driver.RecordedJob;
 
 /** Runs Apache's programs in-process on a given framework. */
 public final class Runs {
@@ -36,7 +37,7 @@ public final class Runs {
       if (jobs.size() != 1) {
         fail(program + " on " + framework + " was expected to submit exactly one job, submitted "
             + jobs + (jobs.isEmpty() ? " (none recorded: did a provider other than"
-                + " RecordingClientProtocolProvider answer first?)" : ""));
+                + " the driver's JobRecorder answer first?)" : ""));
       }
       return jobs.get(0);
     }
@@ -55,12 +56,12 @@ public final class Runs {
   public static Result tool(String framework, Path scratch, Tool tool, String... args)
       throws Exception {
     Configuration conf = Frameworks.conf(framework, scratch);
-    RecordingClientProtocolProvider.drain();
+    JobRecorder.drain();
     String program = tool.getClass().getSimpleName() + " " + String.join(" ", Arrays.asList(args));
     long start = System.nanoTime();
     int rc = ToolRunner.run(conf, tool, args);
     long millis = (System.nanoTime() - start) / 1_000_000;
-    List<RecordedJob> jobs = RecordingClientProtocolProvider.drain();
+    List<RecordedJob> jobs = JobRecorder.drain();
     System.out.printf("[conformance] %s on %s: exit %d in %d ms, jobs %s%n", program, framework, rc,
         millis, jobs);
     return new Result(framework, program, rc, jobs, millis);

@@ -1,0 +1,74 @@
+package io.vivace.driver;
+
+import java.io.IOException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The data root. Each input lives in {@code <data root>/<key>}, generated once and reused while
+ * the marker in it matches the generation parameters and the bytes on the file system; otherwise
+ * the directory is deleted and generated again. Generated data whose size is not what was asked
+ * for fails the prepare phase (and gets no marker).
+ */
+final class DataStore {
+
+  private final Path root;
+  private final String framework;
+  private final WorkloadContext ctx;
+
+  DataStore(Path root, String framework, WorkloadContext ctx) {
+    this.root = root;
+    this.framework = framework;
+    this.ctx = ctx;
+  }
+
+  PreparedData prepare(InputData input) throws Exception {
+    Path dir = new Path(root, input.key());
+    FileSystem fs = dir.getFileSystem(ctx.conf());
+    DataMarker marker = null;
+    String stale;
+    try {
+      marker = DataMarker.read(fs, dir);
+      stale = marker == null ? (fs.exists(dir) ? "it has no marker" : "it does not exist")
+          : staleness(fs, dir, input, marker);
+    } catch (IOException e) {
+      stale = "its marker is unreadable (" + e.getMessage() + ")";
+    }
+    if (stale == null) {
+      ctx.progress("prepare: reusing " + dir + " (" + marker.actualBytes() + " bytes, generated on "
+          + marker.framework() + ")");
+      return new PreparedData(dir, input.requestedBytes(), marker.actualBytes(), true,
+          marker.checksum(), marker.figures());
+    }
+    ctx.progress("prepare: generating " + dir + ": " + stale);
+    fs.delete(dir, true);
+    long startMs = System.currentTimeMillis();
+    input.generate(ctx, dir);
+    long actualBytes = DataFiles.bytes(fs, input.files(dir));
+    String mismatch = input.sizeMismatch(actualBytes);
+    if (mismatch != null) {
+      throw new PhaseFailedException("generated data in " + dir + ": " + mismatch);
+    }
+    InputData.Fingerprint fingerprint = input.fingerprint(ctx, dir);
+    long endMs = System.currentTimeMillis();
+    new DataMarker(input.key(), input.params(), input.requestedBytes(), actualBytes,
+        fingerprint.checksum(), fingerprint.figures(), framework, endMs, endMs - startMs)
+        .write(fs, dir);
+    return new PreparedData(dir, input.requestedBytes(), actualBytes, false,
+        fingerprint.checksum(), fingerprint.figures());
+  }
+
+  /** Why the marked data cannot be reused, or null when it can. */
+  private static String staleness(FileSystem fs, Path dir, InputData input, DataMarker marker)
+      throws IOException {
+    if (!marker.key().equals(input.key()) || !marker.params().equals(input.params())
+        || marker.requestedBytes() != input.requestedBytes()) {
+      return "its marker's params " + marker.params() + " differ from " + input.params();
+    }
+    long actualBytes = DataFiles.bytes(fs, input.files(dir));
+    if (actualBytes != marker.actualBytes()) {
+      return "it holds " + actualBytes + " bytes, its marker says " + marker.actualBytes();
+    }
+    return null;
+  }
+}

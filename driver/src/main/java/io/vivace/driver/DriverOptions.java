@@ -1,0 +1,90 @@
+package io.vivace.driver;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The bench driver's own command line, after Hadoop's generic options. */
+record DriverOptions(String workload, Path record, String dataRoot, String workRoot,
+    Map<String, String> params, String prepareFramework, String validateFramework,
+    boolean keepOutput, boolean help) {
+
+  static final String DEFAULT_PREPARE_FRAMEWORK = "vivace";
+  static final String DEFAULT_VALIDATE_FRAMEWORK = "local";
+
+  static final String USAGE = String.join("\n",
+      "Usage: BenchDriver [generic options] --workload NAME --record FILE --data-root URI",
+      "         --work-root URI [--param KEY=VALUE]... [--prepare-framework "
+          + DEFAULT_PREPARE_FRAMEWORK + "]",
+      "         [--validate-framework " + DEFAULT_VALIDATE_FRAMEWORK + "] [--keep-output]",
+      "Runs one workload (prepare, run, validate) and writes its run record (docs/run-record.md)",
+      "to FILE. The run phase uses mapreduce.framework.name; input is generated under the data",
+      "root and reused; outputs go under the work root and are removed unless --keep-output.",
+      "Generic options (-D key=value, -conf FILE, -fs URI) come first.",
+      "Workloads: " + String.join(", ", io.vivace.driver.workloads.Workloads.names()) + ".",
+      "Exit status: 0 succeeded, 1 failed (record written), 2 bad usage (no record).");
+
+  static DriverOptions parse(String[] args) throws UsageException {
+    String workload = null;
+    Path record = null;
+    String dataRoot = null;
+    String workRoot = null;
+    Map<String, String> params = new LinkedHashMap<>();
+    String prepareFramework = DEFAULT_PREPARE_FRAMEWORK;
+    String validateFramework = DEFAULT_VALIDATE_FRAMEWORK;
+    boolean keepOutput = false;
+    for (int i = 0; i < args.length; i++) {
+      String option = args[i];
+      switch (option) {
+        case "--workload" -> workload = value(args, ++i, option);
+        case "--record" -> record = Paths.get(value(args, ++i, option));
+        case "--data-root" -> dataRoot = value(args, ++i, option);
+        case "--work-root" -> workRoot = value(args, ++i, option);
+        case "--param" -> addParam(params, value(args, ++i, option));
+        case "--prepare-framework" -> prepareFramework = value(args, ++i, option);
+        case "--validate-framework" -> validateFramework = value(args, ++i, option);
+        case "--keep-output" -> keepOutput = true;
+        case "--help", "-h" -> {
+          return new DriverOptions(null, null, null, null, Map.of(), null, null, false, true);
+        }
+        default -> throw new UsageException("unknown option: " + option
+            + (option.startsWith("-D") || option.equals("-conf")
+                ? " (generic options go before the driver's own)" : ""));
+      }
+    }
+    require(workload, "--workload");
+    require(record, "--record");
+    require(dataRoot, "--data-root");
+    require(workRoot, "--work-root");
+    return new DriverOptions(workload, record, dataRoot, workRoot,
+        Collections.unmodifiableMap(params), prepareFramework, validateFramework, keepOutput,
+        false);
+  }
+
+  private static String value(String[] args, int i, String option) throws UsageException {
+    if (i >= args.length || args[i].isEmpty()) {
+      throw new UsageException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static void addParam(Map<String, String> params, String keyValue)
+      throws UsageException {
+    int eq = keyValue.indexOf('=');
+    if (eq <= 0) {
+      throw new UsageException("malformed --param '" + keyValue + "' (KEY=VALUE)");
+    }
+    String key = keyValue.substring(0, eq);
+    if (params.put(key, keyValue.substring(eq + 1)) != null) {
+      throw new UsageException("param " + key + " given twice");
+    }
+  }
+
+  private static void require(Object value, String option) throws UsageException {
+    if (value == null) {
+      throw new UsageException(option + " is required");
+    }
+  }
+}

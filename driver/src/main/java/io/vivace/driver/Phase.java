@@ -1,0 +1,16 @@
+package io.vivace.driver;
+
+/** The three phases of a run, in order; each runs its jobs on its own framework. */
+public enum Phase {
+  /** Generates the input, or finds it already generated. */
+  PREPARE,
+  /** The timed jobs, on the framework under test. */
+  RUN,
+  /** Checks the run's output. */
+  VALIDATE;
+
+  /** As the run record writes it. */
+  public String label() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

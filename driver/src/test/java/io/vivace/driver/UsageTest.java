@@ -1,0 +1,94 @@
+package io.vivace.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A command line the driver cannot run: exit 2, a message naming the problem, no record. */
+class UsageTest {
+
+  private Path scratch;
+  private Path record;
+
+  @BeforeEach
+  void createScratch() throws Exception {
+    scratch = DriverRun.tempDir("usage");
+    record = scratch.resolve("record.json");
+  }
+
+  @AfterEach
+  void removeScratch() {
+    DriverRun.deleteQuietly(scratch);
+  }
+
+  private void assertBadUsage(String expectedMessage, String... args) throws Exception {
+    DriverRun.Result result =
+        DriverRun.run(DriverRun.conf(scratch.resolve("hadoop")), new BenchDriver(), record, args);
+    assertEquals(BenchDriver.BAD_USAGE, result.exitCode(), result.describe());
+    assertTrue(result.stderr().contains(expectedMessage),
+        "expected '" + expectedMessage + "' in:\n" + result.stderr());
+    assertFalse(Files.exists(record), "a bad command line writes no record");
+  }
+
+  private String[] valid(String workload, String... extra) {
+    return DriverRun.args(workload, record, scratch.resolve("data"), scratch.resolve("work"),
+        extra);
+  }
+
+  @Test
+  void unknownWorkload() throws Exception {
+    assertBadUsage("unknown workload 'nosuch' (known: sleep, terasort, wordcount, sort,"
+        + " dfsio-write, dfsio-read)", valid("nosuch"));
+  }
+
+  @Test
+  void unknownParam() throws Exception {
+    assertBadUsage("unknown param 'rowz' for workload terasort (known: rows, maps, reduces)",
+        valid("terasort", "--param", "rowz=5"));
+  }
+
+  @Test
+  void malformedParamValues() throws Exception {
+    assertBadUsage("malformed value for param rows of workload terasort: '10k'",
+        valid("terasort", "--param", "rows=10k"));
+    assertBadUsage("malformed value for param maps of workload sleep: '0' (an integer >= 1)",
+        valid("sleep", "--param", "maps=0"));
+    assertBadUsage("malformed --param 'maps'", valid("sleep", "--param", "maps"));
+    assertBadUsage("param maps given twice",
+        valid("sleep", "--param", "maps=1", "--param", "maps=2"));
+  }
+
+  @Test
+  void missingOrUnknownOptions() throws Exception {
+    assertBadUsage("--record is required", "--workload", "sleep", "--data-root", "/d",
+        "--work-root", "/w");
+    assertBadUsage("unknown option: --bogus", valid("sleep", "--bogus"));
+    assertBadUsage("generic options go before the driver's own", valid("sleep", "-D", "a=b"));
+    assertBadUsage("--workload needs a value", "--workload");
+  }
+
+  @Test
+  void unusableRootsAndFrameworks() throws Exception {
+    assertBadUsage("cannot use --work-root 'nosuchscheme://x/y'", "--workload", "sleep",
+        "--record", record.toString(), "--data-root", "/d", "--work-root", "nosuchscheme://x/y");
+    assertBadUsage("mapreduce.framework.name names the recorder",
+        DriverRun.concat(new String[] {"-D", "mapreduce.framework.name=vivace-bench-recorder"},
+            valid("sleep")));
+    assertBadUsage("TestDFSIO works on the default file system (hdfs://localhost:1)",
+        DriverRun.concat(new String[] {"-D", "fs.defaultFS=hdfs://localhost:1"},
+            valid("dfsio-write")));
+  }
+
+  @Test
+  void helpIsNoError() throws Exception {
+    DriverRun.Result result = DriverRun.run(DriverRun.conf(scratch.resolve("hadoop")),
+        new BenchDriver(), record, "--help");
+    assertEquals(0, result.exitCode(), result.describe());
+  }
+}
