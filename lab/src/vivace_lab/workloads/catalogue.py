@@ -40,14 +40,15 @@ def _maps(default: int = 2) -> Param:
     return Param("maps", "int", default, 1, "map tasks (of the generator, for data-reading workloads)")
 
 
-def _reduces(default: int = 1) -> Param:
-    return Param("reduces", "int", default, 0, "reduce tasks")
+def _reduces() -> Param:
+    # At least one: without a reduce the output of these jobs would not be sorted.
+    return Param("reduces", "int", 1, 1, "reduce tasks")
 
 
 WORKLOADS: dict[str, Workload] = {w.name: w for w in (
     Workload("sleep", "SleepJob whose splits keep the requested map count (the scheduling test)", (
         Param("maps", "int", 1, 1, "map tasks (-m)"),
-        _reduces(),
+        Param("reduces", "int", 1, 0, "reduce tasks (-r)"),
         Param("map_ms", "int", 1, 0, "milliseconds each map sleeps (-mt)"),
         Param("reduce_ms", "int", 1, 0, "milliseconds each reduce sleeps (-rt)"),
     )),
