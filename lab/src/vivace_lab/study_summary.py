@@ -39,15 +39,18 @@ def study_summary(store, study_id: int, engines: list[str] | None = None) -> lis
 
 
 def output_disagreements(store, study_id: int) -> list[str]:
-    """Groups whose successful runs produced different outputs from the same input on different
-    engines (the run record's output checksum)."""
-    checksums: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    """Groups whose successful runs produced different outputs from the same input (equal input
+    checksums in their run records) on different engines."""
+    checksums: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for run in store.runs(study_id=study_id, status="succeeded"):
         if run.output_checksum:
-            checksums[group_label(run.workload, run.params, run.overrides)][run.output_checksum].add(run.engine)
-    return [f"{label}: " + "; ".join(f"{', '.join(sorted(engines))} -> {checksum[:23]}"
-                                     for checksum, engines in by_checksum.items())
-            for label, by_checksum in checksums.items() if len(by_checksum) > 1]
+            data = (store.run(run.id).record or {}).get("data") or {}
+            group = (group_label(run.workload, run.params, run.overrides), data.get("checksum") or "")
+            checksums[group][run.output_checksum].add(run.engine)
+    return [f"{label} (input {input_checksum[:23] or 'without checksum'}): "
+            + "; ".join(f"{', '.join(sorted(engines))} -> {checksum[:23]}"
+                        for checksum, engines in by_checksum.items())
+            for (label, input_checksum), by_checksum in checksums.items() if len(by_checksum) > 1]
 
 
 def print_summary(console: Console, store, study_id: int, engines: list[str]) -> int:
