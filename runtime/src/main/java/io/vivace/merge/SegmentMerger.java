@@ -3,6 +3,8 @@ package io.vivace.merge;
 import io.vivace.shuffle.FileSegment;
 import io.vivace.shuffle.PartitionedFileWriter;
 import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentCodec;
+import io.vivace.shuffle.SegmentCompressor;
 import io.vivace.shuffle.SegmentWriter;
 import java.io.File;
 import java.io.IOException;
@@ -17,26 +19,35 @@ import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 
 /**
- * Merges sorted segments honouring {@code mapreduce.task.io.sort.factor}: while more on-disk
- * segments remain than the factor allows open at once, the smallest ones are merged into an
- * intermediate file; the final pass streams to the caller. In-memory segments hold no file handle
- * and join the final pass directly.
+ * Merges sorted segments honouring {@code mapreduce.task.io.sort.factor}: while more streamed
+ * segments (on disk, or compressed) remain than the factor allows open at once, the smallest ones
+ * are merged into an intermediate file, compressed with the job's map output codec; the final pass
+ * streams to the caller. Raw in-memory segments hold no file handle nor decompressor and join the
+ * final pass directly.
  */
 public final class SegmentMerger {
 
   private final RawComparator<?> comparator;
   private final int factor;
   private final File tempDir;
+  private final SegmentCodec codec;
   private final AtomicLong tempNames = new AtomicLong();
   private long spilledRecords;
 
+  /** Intermediate files raw. */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir) {
+    this(comparator, factor, tempDir, SegmentCodec.NONE);
+  }
+
+  /** Intermediate files stored with {@code codec}. */
+  public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec) {
     if (factor < 2) {
       throw new IllegalArgumentException("mapreduce.task.io.sort.factor must be at least 2, got " + factor);
     }
     this.comparator = comparator;
     this.factor = factor;
     this.tempDir = tempDir;
+    this.codec = codec;
   }
 
   /** Records written to intermediate files so far. */
@@ -49,16 +60,20 @@ public final class SegmentMerger {
     List<Segment> memory = new ArrayList<>();
     List<Segment> disk = new ArrayList<>();
     for (Segment s : segments) {
-      (s.inMemory() ? memory : disk).add(s);
+      (s.streamed() ? disk : memory).add(s);
     }
     List<Segment> owned = new ArrayList<>();
+    SegmentCompressor compressor = null;
     try {
       while (disk.size() > factor) {
         disk.sort(Comparator.comparingLong(Segment::length));
         int take = Math.min(factor, disk.size() - factor + 1);
         List<Segment> batch = new ArrayList<>(disk.subList(0, take));
         disk.subList(0, take).clear();
-        Segment merged = mergeToFile(batch);
+        if (compressor == null && codec.compresses()) {
+          compressor = codec.newCompressor();
+        }
+        Segment merged = mergeToFile(batch, compressor);
         for (Segment s : batch) {
           if (owned.remove(s)) {
             s.release();
@@ -72,6 +87,10 @@ public final class SegmentMerger {
     } catch (IOException | RuntimeException e) {
       owned.forEach(Segment::release);
       throw e;
+    } finally {
+      if (compressor != null) {
+        compressor.close();
+      }
     }
     if (owned.isEmpty()) {
       return new MergingIterator(segments, comparator, owned);
@@ -90,9 +109,9 @@ public final class SegmentMerger {
     return new MergingIterator(all, comparator, owned);
   }
 
-  private Segment mergeToFile(List<Segment> batch) throws IOException {
+  private Segment mergeToFile(List<Segment> batch, SegmentCompressor compressor) throws IOException {
     File file = new File(tempDir, "merge_" + tempNames.incrementAndGet() + ".out");
-    PartitionedFileWriter out = new PartitionedFileWriter(file, 1);
+    PartitionedFileWriter out = new PartitionedFileWriter(file, 1, compressor);
     try (MergingIterator in = new MergingIterator(batch, comparator, new ArrayList<>())) {
       SegmentWriter writer = out.startPartition(0);
       while (in.next()) {
