@@ -19,13 +19,19 @@ import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 
 /**
- * Merges sorted segments honouring {@code mapreduce.task.io.sort.factor}: while more streamed
- * segments (on disk, or compressed) remain than the factor allows open at once, the smallest ones
- * are merged into an intermediate file, compressed with the job's map output codec; the final pass
- * streams to the caller. Raw in-memory segments hold no file handle nor decompressor and join the
- * final pass directly.
+ * Merges sorted segments honouring {@code mapreduce.task.io.sort.factor}: while more on-disk
+ * segments remain than the factor allows open at once, the smallest ones are merged into an
+ * intermediate file, compressed with the job's map output codec; the final pass streams to the
+ * caller. Raw in-memory segments hold no file handle nor decompressor and join the final pass
+ * directly. Compressed in-memory segments hold no file handle either, but each open one holds a
+ * decompressor and its buffers (up to about 1 MB): up to {@value #COMPRESSED_IN_MEMORY_STREAMS}
+ * of them (or the factor, if larger) join the final pass, the smallest others are merged to a file
+ * first.
  */
 public final class SegmentMerger {
+
+  /** Compressed in-memory segments a merge opens at once (unless the sort factor is larger). */
+  public static final int COMPRESSED_IN_MEMORY_STREAMS = 64;
 
   private final RawComparator<?> comparator;
   private final int factor;
@@ -58,18 +64,59 @@ public final class SegmentMerger {
   /** Returns an iterator over all records of {@code segments} in key order. */
   public MergingIterator merge(List<? extends Segment> segments) throws IOException {
     List<Segment> memory = new ArrayList<>();
+    List<Segment> compressedMemory = new ArrayList<>();
     List<Segment> disk = new ArrayList<>();
     for (Segment s : segments) {
-      (s.streamed() ? disk : memory).add(s);
+      (!s.streamed() ? memory : s.inMemory() ? compressedMemory : disk).add(s);
     }
     List<Segment> owned = new ArrayList<>();
-    SegmentCompressor compressor = null;
+    Passes passes = new Passes(owned);
     try {
-      while (disk.size() > factor) {
-        disk.sort(Comparator.comparingLong(Segment::length));
-        int take = Math.min(factor, disk.size() - factor + 1);
-        List<Segment> batch = new ArrayList<>(disk.subList(0, take));
-        disk.subList(0, take).clear();
+      passes.reduce(compressedMemory, Math.max(factor, COMPRESSED_IN_MEMORY_STREAMS), disk);
+      passes.reduce(disk, factor, disk);
+    } catch (IOException | RuntimeException e) {
+      owned.forEach(Segment::release);
+      throw e;
+    } finally {
+      passes.close();
+    }
+    if (owned.isEmpty()) {
+      return new MergingIterator(segments, comparator, owned);
+    }
+    // Untouched segments keep their original order; intermediate results follow them.
+    Set<Segment> remaining = Collections.newSetFromMap(new IdentityHashMap<>());
+    remaining.addAll(memory);
+    remaining.addAll(compressedMemory);
+    remaining.addAll(disk);
+    List<Segment> all = new ArrayList<>(remaining.size());
+    for (Segment s : segments) {
+      if (remaining.remove(s)) {
+        all.add(s);
+      }
+    }
+    all.addAll(owned);
+    return new MergingIterator(all, comparator, owned);
+  }
+
+  /** Intermediate merge passes; their compressor is taken on first use and given back by close. */
+  private final class Passes {
+    private final List<Segment> owned;
+    private SegmentCompressor compressor;
+
+    Passes(List<Segment> owned) {
+      this.owned = owned;
+    }
+
+    /**
+     * While {@code pool} holds more than {@code limit} segments, merges its smallest ones into a
+     * file that joins {@code disk} (Hadoop's order: as few records rewritten as possible).
+     */
+    void reduce(List<Segment> pool, int limit, List<Segment> disk) throws IOException {
+      while (pool.size() > limit) {
+        pool.sort(Comparator.comparingLong(Segment::length));
+        int take = Math.min(limit, pool.size() - limit + 1);
+        List<Segment> batch = new ArrayList<>(pool.subList(0, take));
+        pool.subList(0, take).clear();
         if (compressor == null && codec.compresses()) {
           compressor = codec.newCompressor();
         }
@@ -84,29 +131,13 @@ public final class SegmentMerger {
           disk.add(merged);
         }
       }
-    } catch (IOException | RuntimeException e) {
-      owned.forEach(Segment::release);
-      throw e;
-    } finally {
+    }
+
+    void close() {
       if (compressor != null) {
         compressor.close();
       }
     }
-    if (owned.isEmpty()) {
-      return new MergingIterator(segments, comparator, owned);
-    }
-    // Untouched segments keep their original order; intermediate results follow them.
-    Set<Segment> remaining = Collections.newSetFromMap(new IdentityHashMap<>());
-    remaining.addAll(memory);
-    remaining.addAll(disk);
-    List<Segment> all = new ArrayList<>(remaining.size());
-    for (Segment s : segments) {
-      if (remaining.remove(s)) {
-        all.add(s);
-      }
-    }
-    all.addAll(owned);
-    return new MergingIterator(all, comparator, owned);
   }
 
   private Segment mergeToFile(List<Segment> batch, SegmentCompressor compressor) throws IOException {

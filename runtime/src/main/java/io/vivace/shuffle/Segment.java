@@ -16,9 +16,9 @@ public interface Segment {
   boolean inMemory();
 
   /**
-   * True when an open reader holds a file handle or a decompressor: a merge opens at most
-   * {@code mapreduce.task.io.sort.factor} such segments at once. Raw in-memory segments are read in
-   * place and cost nothing to open.
+   * True when an open reader holds a file handle or a decompressor, so that a merge bounds how many
+   * it opens at once (see SegmentMerger). Raw in-memory segments are read in place and cost nothing
+   * to open.
    */
   boolean streamed();
 
