@@ -4,8 +4,8 @@ import io.vivace.client.JobResources;
 import io.vivace.commit.OutputCommitters;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.plan.InputSplits;
-import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.MapOutput;
+import io.vivace.shuffle.SegmentCodec;
 import io.vivace.task.TaskAttempt;
 import io.vivace.task.TaskEnvironment;
 import io.vivace.task.TaskRunner;
@@ -96,10 +96,12 @@ public final class JobRun {
     int mapCount = submission.splits().count();
     int reduceCount = conf.getNumReduceTasks();
     SegmentCodec mapOutputCodec = SegmentCodec.NONE;
-    try {
-      mapOutputCodec = SegmentCodec.forJob(conf);
-    } catch (IOException e) {
-      unusableCodec = e;
+    if (reduceCount > 0) { // a map-only job has no map output to compress (Hadoop ignores the codec)
+      try {
+        mapOutputCodec = SegmentCodec.forJob(conf);
+      } catch (IOException e) {
+        unusableCodec = e;
+      }
     }
     this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
         new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, mapOutputCodec,

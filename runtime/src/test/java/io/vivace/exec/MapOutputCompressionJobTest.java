@@ -202,6 +202,19 @@ class MapOutputCompressionJobTest {
 
   // ---- a codec that cannot work ------------------------------------------------------------
 
+  @Test
+  void aMapOnlyJobIgnoresTheCodecAsHadoopDoes() throws Exception {
+    Path input = input();
+    FinishedJob job = JobFixtures.runNewApiJob(VIVACE, root, input, (conf, in, out) -> {
+      Job j = wordCount(null).build(conf, in, out);
+      j.setNumReduceTasks(0);
+      j.getConfiguration().setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, true);
+      j.getConfiguration().set(MRJobConfig.MAP_OUTPUT_COMPRESS_CODEC, "com.example.NoSuchCodec");
+      return j;
+    });
+    assertTrue(job.succeeded(), "no map output to compress: " + job.job().getStatus().getFailureInfo());
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"org.apache.hadoop.io.compress.ZStandardCodec", "com.example.NoSuchCodec",
       "org.apache.hadoop.io.Text"})
