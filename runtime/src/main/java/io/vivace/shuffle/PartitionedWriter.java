@@ -7,8 +7,8 @@ import java.io.OutputStream;
  * Writes the segments of several partitions, in increasing partition order, one after another
  * into one destination, and records where each begins. Raw segments are the records in {@link
  * SegmentWriter}'s format; with a {@link SegmentCompressor} each non-empty segment is one
- * compressed stream of them and the end marker. Records reach the codec through a staging buffer, in large writes,
- * however small they are.
+ * compressed stream of them and the end marker. Records reach the codec through a staging buffer,
+ * in large writes however small they are.
  */
 public abstract class PartitionedWriter {
 
