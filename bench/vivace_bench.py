@@ -40,6 +40,20 @@ SYSTEMS = {
     ],
 }
 
+# --codecs: short name -> Hadoop codec class for mapreduce.map.output.compress.codec ("none": off).
+# These work without libhadoop (Snappy and LZ4 through snappy-java and lz4-java).
+CODECS = {
+    "none": None,
+    "default": "org.apache.hadoop.io.compress.DefaultCodec",
+    "deflate": "org.apache.hadoop.io.compress.DeflateCodec",
+    "gzip": "org.apache.hadoop.io.compress.GzipCodec",
+    "bzip2": "org.apache.hadoop.io.compress.BZip2Codec",
+    "snappy": "org.apache.hadoop.io.compress.SnappyCodec",
+    "lz4": "org.apache.hadoop.io.compress.Lz4Codec",
+}
+# Workloads with a shuffle, run once per --codecs entry.
+SHUFFLING = ("terasort", "wordcount", "sort")
+
 SCALES = {
     # name: sleep maps, terasort rows, wordcount bytes, sort bytes
     "tiny": (200, 100_000, 16 << 20, 16 << 20),
@@ -84,6 +98,7 @@ class Run:
     ok: bool
     detail: str = ""
     metrics: dict = field(default_factory=dict)   # the workload's own JSON report, if it writes one
+    counters: dict = field(default_factory=dict)  # SHUFFLE_COUNTERS as the job client logged them
 
 
 @dataclass
@@ -97,6 +112,27 @@ class Workload:
     system_args: dict[str, list[str]] = field(default_factory=dict)  # appended for that system
     report: str | None = None  # JSON file (under {run}) the program writes; kept in Run.metrics
     metrics: list[Metric] = field(default_factory=list)  # table rows taken from that report
+    options: list[str] = field(default_factory=list)   # generic options for both systems
+
+
+# Counters read back from a run's log (the job client prints them at the end): what map output
+# compression changes.
+SHUFFLE_COUNTERS = ("Map output bytes", "Map output materialized bytes", "Reduce shuffle bytes",
+                    "FILE: Number of bytes written")
+
+
+def logged_counters(log_file: Path) -> dict[str, int]:
+    """The last value of each SHUFFLE_COUNTERS entry the job client printed (the main job's)."""
+    found = {}
+    try:
+        text = log_file.read_text(errors="replace")
+    except OSError:
+        return found
+    for line in text.splitlines():
+        name, sep, value = line.strip().partition("=")
+        if sep and name in SHUFFLE_COUNTERS and value.isdigit():
+            found[name] = int(value)
+    return found
 
 
 def log(message: str) -> None:
@@ -175,6 +211,25 @@ class Bench:
     # ---- workloads -------------------------------------------------------------------------
 
     def workloads(self) -> list[Workload]:
+        """The chosen workloads; those with a shuffle once per codec of --codecs."""
+        result = []
+        for workload in self.base_workloads():
+            if workload.name not in SHUFFLING:
+                result.append(workload)
+                continue
+            for codec in self.options.codecs.split(","):
+                if codec == "none":
+                    result.append(workload)
+                    continue
+                # outputs are shared: every codec's output must equal the uncompressed one's
+                result.append(Workload(
+                    f"{workload.name}+{codec}", workload.size, workload.args, workload.validate,
+                    workload.outputs, workload.system_args, workload.report, workload.metrics,
+                    workload.options + ["-D", "mapreduce.map.output.compress=true",
+                                        "-D", f"mapreduce.map.output.compress.codec={CODECS[codec]}"]))
+        return result
+
+    def base_workloads(self) -> list[Workload]:
         maps, rows, text_bytes, sort_bytes = SCALES[self.options.scale]
         chosen = set(self.options.workloads.split(","))
         result = []
@@ -244,7 +299,8 @@ class Bench:
         args = [a.replace("{out}", str(out)).replace("{run}", str(run_dir))
                 for a in workload.args + workload.system_args.get(system, [])]
         extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
-        seconds, rss, status = vivace_jar(args, SYSTEMS[system] + extra, self.env, run_dir / "job.log")
+        seconds, rss, status = vivace_jar(args, SYSTEMS[system] + workload.options + extra, self.env,
+                                          run_dir / "job.log")
         detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
         if status == 0 and workload.validate is not None and repeat == 0:
             detail = workload.validate(workload, system, out)
@@ -254,8 +310,9 @@ class Bench:
                 metrics = json.loads((run_dir / workload.report).read_text())
             except (OSError, ValueError) as e:
                 detail = f"no report {workload.report}: {e}"
+        counters = logged_counters(run_dir / "job.log") if workload.name.split("+")[0] in SHUFFLING else {}
         run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail,
-                  metrics)
+                  metrics, counters)
         log(f"  {workload.name:10} {system:13} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB"
             + "".join(f"  {m.label} {metric_value(run, m):.2f} {m.unit}"
                       for m in workload.metrics if run.ok)
@@ -338,6 +395,28 @@ class Bench:
               " tasks/s is a rate.\nspeedup: local/vivace for times, vivace/local for rates;"
               " above 1x, Vivace is faster.")
 
+    def print_shuffle_bytes(self) -> None:
+        """Map output bytes before and after compression, per shuffling workload and system."""
+        names = [n for n in dict.fromkeys(r.workload for r in self.runs) if n.split("+")[0] in SHUFFLING]
+        if not any("+" in n for n in names):
+            return
+        print(f"\n{'workload':17} {'system':13} {'map output MB':>14} {'materialized MB':>16} "
+              f"{'ratio':>6} {'FILE written MB':>16}")
+        for name in names:
+            for system in SYSTEMS:
+                mine = [r for r in self.runs if r.workload == name and r.system == system and r.ok
+                        and "Map output materialized bytes" in r.counters]
+                if not mine:
+                    continue
+                c = mine[0].counters
+                raw, stored = c.get("Map output bytes", 0), c["Map output materialized bytes"]
+                ratio = f"{stored / raw:.2f}" if raw else "-"
+                written = c.get("FILE: Number of bytes written", 0)
+                print(f"{name:17} {system:13} {raw / 1e6:14.1f} {stored / 1e6:16.1f} {ratio:>6} "
+                      f"{written / 1e6:16.1f}")
+        print("materialized: map output as stored for the shuffle (compressed bytes with a codec);"
+              " FILE written: local file system bytes (spills, merges, job output).")
+
     def write_json(self, rows: list[dict]) -> Path:
         results = self.work / "results"
         results.mkdir(parents=True, exist_ok=True)
@@ -358,12 +437,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
                         help="comma-separated subset of sleep,terasort,wordcount,sort,latency"
                              " (latency: empty-job latency and tasks/s inside one warm JVM)")
+    parser.add_argument("--codecs", default="none",
+                        help="map output compression for terasort, wordcount and sort: comma-separated"
+                             f" subset of {','.join(CODECS)}, each a run of its own on both systems"
+                             " (default: %(default)s, uncompressed)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per system (median reported)")
     parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
     parser.add_argument("--work-dir", default=str(ROOT / "bench" / "work"),
                         help="inputs, runs and results JSON (default: bench/work)")
     parser.add_argument("--keep", action="store_true", help="keep each run's output and log")
     options = parser.parse_args(argv)
+    unknown = [c for c in options.codecs.split(",") if c not in CODECS]
+    if unknown:
+        parser.error(f"unknown codec(s) {','.join(unknown)}; choose from {','.join(CODECS)}")
     subprocess.run([str(VIVACE), "classpath"], check=True, stdout=subprocess.DEVNULL)
     if not WORKLOADS_JAR.exists():
         raise SystemExit(f"{WORKLOADS_JAR} missing: build with `mvn -DskipTests package`")
@@ -371,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.run()
     rows = bench.table()
     bench.print_table(rows)
+    bench.print_shuffle_bytes()
     path = bench.write_json(rows)
     print(f"\nresults: {path}")
     return 0 if all(r.ok for r in bench.runs) else 1

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,10 +105,6 @@ public final class Engine {
     if (slots != pool.slots()) {
       LOG.warn(SLOTS + "=" + slots + " ignored: this JVM's engine already runs " + pool.slots()
           + " worker threads (set it before the JVM's first Vivace job)");
-    }
-    if (conf.getBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, false)) {
-      LOG.warn(MRJobConfig.MAP_OUTPUT_COMPRESS + "=true ignored: Vivace keeps map output"
-          + " uncompressed (in memory, or on local disk beyond " + SHUFFLE_MEMORY_MB + ")");
     }
   }
 

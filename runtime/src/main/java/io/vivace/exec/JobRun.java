@@ -5,6 +5,7 @@ import io.vivace.commit.OutputCommitters;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.plan.InputSplits;
 import io.vivace.shuffle.MapOutput;
+import io.vivace.shuffle.SegmentCodec;
 import io.vivace.task.TaskAttempt;
 import io.vivace.task.TaskEnvironment;
 import io.vivace.task.TaskRunner;
@@ -82,6 +83,8 @@ public final class JobRun {
   private long startTime;
   private long finishTime;
   private final File historyFile;
+  /** Why the job's map output codec cannot be used; the job fails before it starts. */
+  private IOException unusableCodec;
 
   JobRun(Submission submission, WorkerPool pool, io.vivace.shuffle.ShuffleMemory shuffleMemory,
          Runnable onFinish) {
@@ -92,8 +95,17 @@ public final class JobRun {
     this.onFinish = onFinish;
     int mapCount = submission.splits().count();
     int reduceCount = conf.getNumReduceTasks();
+    SegmentCodec mapOutputCodec = SegmentCodec.NONE;
+    if (reduceCount > 0) { // a map-only job has no map output to compress (Hadoop ignores the codec)
+      try {
+        mapOutputCodec = SegmentCodec.forJob(conf);
+      } catch (IOException e) {
+        unusableCodec = e;
+      }
+    }
     this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
-        new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, submission.jobDir());
+        new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, mapOutputCodec,
+        submission.jobDir());
     this.maps = new TaskInProgress[mapCount];
     for (int i = 0; i < mapCount; i++) {
       maps[i] = new TaskInProgress(new TaskID(id, TaskType.MAP, i), i);
@@ -181,6 +193,13 @@ public final class JobRun {
   }
 
   private void setup() {
+    if (unusableCodec != null) {
+      LOG.error("Job " + id + " failed: " + unusableCodec.getMessage(), unusableCodec);
+      synchronized (this) {
+        terminate(JobStatus.State.FAILED, unusableCodec.getMessage());
+      }
+      return;
+    }
     boolean ok = jobStep("setup", () -> {
       jobContext = new org.apache.hadoop.mapred.JobContextImpl(conf, id);
       committer = OutputCommitters.forJob(conf, id);

@@ -3,6 +3,8 @@ package io.vivace.merge;
 import io.vivace.shuffle.FileSegment;
 import io.vivace.shuffle.PartitionedFileWriter;
 import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentCodec;
+import io.vivace.shuffle.SegmentCompressor;
 import io.vivace.shuffle.SegmentWriter;
 import java.io.File;
 import java.io.IOException;
@@ -19,24 +21,39 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
 /**
  * Merges sorted segments honouring {@code mapreduce.task.io.sort.factor}: while more on-disk
  * segments remain than the factor allows open at once, the smallest ones are merged into an
- * intermediate file; the final pass streams to the caller. In-memory segments hold no file handle
- * and join the final pass directly.
+ * intermediate file, compressed with the job's map output codec; the final pass streams to the
+ * caller. Raw in-memory segments hold no file handle nor decompressor and join the final pass
+ * directly. Compressed in-memory segments hold no file handle either, but each open one holds a
+ * decompressor and its buffers (up to about 1 MB): up to {@value #COMPRESSED_IN_MEMORY_STREAMS}
+ * of them (or the factor, if larger) join the final pass, the smallest others are merged to a file
+ * first.
  */
 public final class SegmentMerger {
+
+  /** Compressed in-memory segments a merge opens at once (unless the sort factor is larger). */
+  public static final int COMPRESSED_IN_MEMORY_STREAMS = 64;
 
   private final RawComparator<?> comparator;
   private final int factor;
   private final File tempDir;
+  private final SegmentCodec codec;
   private final AtomicLong tempNames = new AtomicLong();
   private long spilledRecords;
 
+  /** Intermediate files raw. */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir) {
+    this(comparator, factor, tempDir, SegmentCodec.NONE);
+  }
+
+  /** Intermediate files stored with {@code codec}. */
+  public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec) {
     if (factor < 2) {
       throw new IllegalArgumentException("mapreduce.task.io.sort.factor must be at least 2, got " + factor);
     }
     this.comparator = comparator;
     this.factor = factor;
     this.tempDir = tempDir;
+    this.codec = codec;
   }
 
   /** Records written to intermediate files so far. */
@@ -47,31 +64,21 @@ public final class SegmentMerger {
   /** Returns an iterator over all records of {@code segments} in key order. */
   public MergingIterator merge(List<? extends Segment> segments) throws IOException {
     List<Segment> memory = new ArrayList<>();
+    List<Segment> compressedMemory = new ArrayList<>();
     List<Segment> disk = new ArrayList<>();
     for (Segment s : segments) {
-      (s.inMemory() ? memory : disk).add(s);
+      (!s.streamed() ? memory : s.inMemory() ? compressedMemory : disk).add(s);
     }
     List<Segment> owned = new ArrayList<>();
+    Passes passes = new Passes(owned);
     try {
-      while (disk.size() > factor) {
-        disk.sort(Comparator.comparingLong(Segment::length));
-        int take = Math.min(factor, disk.size() - factor + 1);
-        List<Segment> batch = new ArrayList<>(disk.subList(0, take));
-        disk.subList(0, take).clear();
-        Segment merged = mergeToFile(batch);
-        for (Segment s : batch) {
-          if (owned.remove(s)) {
-            s.release();
-          }
-        }
-        if (merged != null) {
-          owned.add(merged);
-          disk.add(merged);
-        }
-      }
+      passes.reduce(compressedMemory, Math.max(factor, COMPRESSED_IN_MEMORY_STREAMS), disk);
+      passes.reduce(disk, factor, disk);
     } catch (IOException | RuntimeException e) {
       owned.forEach(Segment::release);
       throw e;
+    } finally {
+      passes.close();
     }
     if (owned.isEmpty()) {
       return new MergingIterator(segments, comparator, owned);
@@ -79,6 +86,7 @@ public final class SegmentMerger {
     // Untouched segments keep their original order; intermediate results follow them.
     Set<Segment> remaining = Collections.newSetFromMap(new IdentityHashMap<>());
     remaining.addAll(memory);
+    remaining.addAll(compressedMemory);
     remaining.addAll(disk);
     List<Segment> all = new ArrayList<>(remaining.size());
     for (Segment s : segments) {
@@ -90,9 +98,51 @@ public final class SegmentMerger {
     return new MergingIterator(all, comparator, owned);
   }
 
-  private Segment mergeToFile(List<Segment> batch) throws IOException {
+  /** Intermediate merge passes; their compressor is taken on first use and given back by close. */
+  private final class Passes {
+    private final List<Segment> owned;
+    private SegmentCompressor compressor;
+
+    Passes(List<Segment> owned) {
+      this.owned = owned;
+    }
+
+    /**
+     * While {@code pool} holds more than {@code limit} segments, merges its smallest ones into a
+     * file that joins {@code disk} (Hadoop's order: as few records rewritten as possible).
+     */
+    void reduce(List<Segment> pool, int limit, List<Segment> disk) throws IOException {
+      while (pool.size() > limit) {
+        pool.sort(Comparator.comparingLong(Segment::length));
+        int take = Math.min(limit, pool.size() - limit + 1);
+        List<Segment> batch = new ArrayList<>(pool.subList(0, take));
+        pool.subList(0, take).clear();
+        if (compressor == null && codec.compresses()) {
+          compressor = codec.newCompressor();
+        }
+        Segment merged = mergeToFile(batch, compressor);
+        for (Segment s : batch) {
+          if (owned.remove(s)) {
+            s.release();
+          }
+        }
+        if (merged != null) {
+          owned.add(merged);
+          disk.add(merged);
+        }
+      }
+    }
+
+    void close() {
+      if (compressor != null) {
+        compressor.close();
+      }
+    }
+  }
+
+  private Segment mergeToFile(List<Segment> batch, SegmentCompressor compressor) throws IOException {
     File file = new File(tempDir, "merge_" + tempNames.incrementAndGet() + ".out");
-    PartitionedFileWriter out = new PartitionedFileWriter(file, 1);
+    PartitionedFileWriter out = new PartitionedFileWriter(file, 1, compressor);
     try (MergingIterator in = new MergingIterator(batch, comparator, new ArrayList<>())) {
       SegmentWriter writer = out.startPartition(0);
       while (in.next()) {

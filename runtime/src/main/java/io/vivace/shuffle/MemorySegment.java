@@ -1,22 +1,36 @@
 package io.vivace.shuffle;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.io.DataInputBuffer;
 
-/** A segment held in a heap byte array; reading it copies nothing. */
+/**
+ * A segment held in a heap byte array. Reading a raw one copies nothing; a compressed one is
+ * decompressed as it is read.
+ */
 public final class MemorySegment implements Segment {
+
+  /** Compressed segments: decompressed bytes read at a time. */
+  private static final int COMPRESSED_READ_BUFFER = 64 * 1024;
 
   private byte[] data;
   private final int offset;
   private final int length;
   private final LongConsumer onRelease;
+  private final SegmentCodec codec;
 
-  /** {@code onRelease} receives the bytes given back (to a memory budget), or is null. */
+  /** A raw segment; {@code onRelease} receives the bytes given back (to a memory budget), or is null. */
   public MemorySegment(byte[] data, int offset, int length, LongConsumer onRelease) {
+    this(data, offset, length, onRelease, SegmentCodec.NONE);
+  }
+
+  public MemorySegment(byte[] data, int offset, int length, LongConsumer onRelease, SegmentCodec codec) {
     this.data = data;
     this.offset = offset;
     this.length = length;
     this.onRelease = onRelease;
+    this.codec = codec;
   }
 
   @Override
@@ -30,11 +44,26 @@ public final class MemorySegment implements Segment {
   }
 
   @Override
-  public SegmentReader open() {
-    if (data == null) {
+  public boolean streamed() {
+    return codec.compresses();
+  }
+
+  @Override
+  public SegmentCodec codec() {
+    return codec;
+  }
+
+  @Override
+  public SegmentReader open() throws IOException {
+    byte[] bytes = data;
+    if (bytes == null) {
       throw new IllegalStateException("segment already released");
     }
-    return new Reader(data, offset, offset + length);
+    if (codec.compresses()) {
+      return new StreamSegmentReader(codec.decompressing(new ByteArrayInputStream(bytes, offset, length)),
+          COMPRESSED_READ_BUFFER, true);
+    }
+    return new Reader(bytes, offset, offset + length);
   }
 
   @Override

@@ -5,65 +5,50 @@ import java.io.Closeable;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Writes the segments of several partitions, in increasing partition order, into one local file
  * and describes each non-empty one as a {@link FileSegment}.
  */
-public final class PartitionedFileWriter implements Closeable {
+public final class PartitionedFileWriter extends PartitionedWriter implements Closeable {
 
   private static final int WRITE_BUFFER = 256 * 1024;
 
   private final File file;
-  private final SegmentWriter writer;
-  private final FileSegment[] segments;
-  private final long[] starts;
-  private final AtomicInteger references = new AtomicInteger();
-  private int current = -1;
+  private final OutputStream out;
   private boolean closed;
 
+  /** Raw segments. */
   public PartitionedFileWriter(File file, int partitions) throws IOException {
+    this(file, partitions, null);
+  }
+
+  /** Segments compressed with {@code compressor}, or raw when it is null. */
+  public PartitionedFileWriter(File file, int partitions, SegmentCompressor compressor) throws IOException {
+    this(file, new BufferedOutputStream(new FileOutputStream(file), WRITE_BUFFER), partitions, compressor);
+  }
+
+  private PartitionedFileWriter(File file, OutputStream out, int partitions, SegmentCompressor compressor) {
+    super(out, partitions, compressor);
     this.file = file;
-    this.writer = new SegmentWriter(new BufferedOutputStream(new FileOutputStream(file), WRITE_BUFFER));
-    this.segments = new FileSegment[partitions];
-    this.starts = new long[partitions];
-  }
-
-  /** Starts the records of {@code partition}; returns the writer to append them to. */
-  public SegmentWriter startPartition(int partition) {
-    if (partition <= current) {
-      throw new IllegalStateException("partitions must be written in increasing order");
-    }
-    endCurrent();
-    current = partition;
-    starts[partition] = writer.position();
-    return writer;
-  }
-
-  private void endCurrent() {
-    if (current >= 0) {
-      long length = writer.position() - starts[current];
-      if (length > 0) {
-        references.incrementAndGet();
-        segments[current] = new FileSegment(file, starts[current], length, references);
-      }
-    }
-  }
-
-  public long records() {
-    return writer.records();
-  }
-
-  public long bytes() {
-    return writer.position();
+    this.out = out;
   }
 
   /** Closes the file; entries for empty partitions are null. Deletes the file if all are empty. */
   public FileSegment[] finish() throws IOException {
-    endCurrent();
-    current = Integer.MAX_VALUE;
+    endAll();
     close();
+    LocalFileStatistics.written(bytes());
+    FileSegment[] segments = new FileSegment[partitions()];
+    AtomicInteger references = new AtomicInteger();
+    for (int p = 0; p < segments.length; p++) {
+      if (length(p) > 0) {
+        references.incrementAndGet();
+        segments[p] = new FileSegment(file, start(p), length(p), references, codec());
+      }
+    }
     if (references.get() == 0) {
       file.delete();
     }
@@ -84,7 +69,7 @@ public final class PartitionedFileWriter implements Closeable {
   public void close() throws IOException {
     if (!closed) {
       closed = true;
-      writer.close();
+      out.close();
     }
   }
 }

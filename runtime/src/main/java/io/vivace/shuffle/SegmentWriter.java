@@ -12,6 +12,12 @@ import org.apache.hadoop.io.DataInputBuffer;
  */
 public final class SegmentWriter implements Closeable {
 
+  /**
+   * Key and value length that end a compressed segment's records (Hadoop's IFile ends every
+   * segment so); raw segments end where their length says.
+   */
+  public static final int END_MARKER = -1;
+
   private final OutputStream out;
   private final byte[] header = new byte[10];
   private long position;
@@ -36,6 +42,14 @@ public final class SegmentWriter implements Closeable {
   public void append(DataInputBuffer key, DataInputBuffer value) throws IOException {
     append(key.getData(), key.getPosition(), key.getLength() - key.getPosition(),
         value.getData(), value.getPosition(), value.getLength() - value.getPosition());
+  }
+
+  /** Writes the end marker; it counts in {@link #position()}, not as a record. */
+  void endMarker() throws IOException {
+    int n = VarInts.write(END_MARKER, header, 0);
+    n = VarInts.write(END_MARKER, header, n);
+    out.write(header, 0, n);
+    position += n;
   }
 
   /** Bytes written so far. */

@@ -1,22 +1,21 @@
 package io.vivace.sort;
 
 import io.vivace.merge.SegmentMerger;
-import io.vivace.shuffle.FileSegment;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.MemorySegment;
 import io.vivace.shuffle.PartitionedFileWriter;
+import io.vivace.shuffle.PartitionedMemoryWriter;
+import io.vivace.shuffle.PartitionedWriter;
 import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentCodec;
+import io.vivace.shuffle.SegmentCompressor;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.serializer.Serializer;
@@ -29,7 +28,9 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
  * the combiner runs, and the run is spilled to a local file; with a combiner, smaller chunks are
  * sorted and combined into runs kept in memory first. {@link #finish()} merges the runs and yields
  * the task's {@link MapOutput}: in memory when nothing reached the disk and the shuffle budget
- * allows, otherwise one partitioned local file.
+ * allows, otherwise one partitioned local file. With map output compression, spills, intermediate
+ * merges and the output (in memory or on disk) are compressed per partition segment with the job's
+ * codec; the combined chunks, which never leave this buffer, stay raw.
  */
 public final class MapOutputBuffer<K, V> {
 
@@ -47,7 +48,16 @@ public final class MapOutputBuffer<K, V> {
   /** Everything the buffer needs from the task. */
   public record Settings(int partitions, long limitBytes, RawComparator<?> comparator,
                          Combiner combiner, int minSpillsForCombine, int sortFactor,
-                         File spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters) {
+                         File spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters,
+                         SegmentCodec codec) {
+
+    /** Uncompressed map output. */
+    public Settings(int partitions, long limitBytes, RawComparator<?> comparator,
+                    Combiner combiner, int minSpillsForCombine, int sortFactor,
+                    File spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters) {
+      this(partitions, limitBytes, comparator, combiner, minSpillsForCombine, sortFactor, spillDir,
+          shuffleMemory, counters, SegmentCodec.NONE);
+    }
   }
 
   private final Settings settings;
@@ -60,6 +70,8 @@ public final class MapOutputBuffer<K, V> {
   private final List<Segment[]> spills = new ArrayList<>();
   private long memoryRunBytes;
   private final List<File> spillFiles = new ArrayList<>();
+  /** Compresses spills and the output, when the job compresses map output; taken on first use. */
+  private SegmentCompressor compressor;
   private byte[] data;
   private int[] meta;
   private int dataEnd;
@@ -110,10 +122,11 @@ public final class MapOutputBuffer<K, V> {
    */
   private void combineChunk() throws IOException, InterruptedException {
     sortIndex();
-    DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, dataEnd / 4));
-    long[] bounds = writeSortedTo(new SegmentWriter(bytes));
-    spills.add(memorySegments(bytes.getData(), bounds, null));
-    memoryRunBytes += bytes.getLength();
+    PartitionedMemoryWriter out = new PartitionedMemoryWriter(settings.partitions(), dataEnd / 4, null);
+    writeSorted(out);
+    out.finish();
+    spills.add(out.memorySegments(null));
+    memoryRunBytes += out.bytes();
     dataEnd = 0;
     records = 0;
     if (memoryRunBytes >= settings.limitBytes() / 2) {
@@ -131,7 +144,8 @@ public final class MapOutputBuffer<K, V> {
     }
     File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
     spillFiles.add(file);
-    Segment[] merged = mergeRuns(memoryRuns, new PartitionedFileWriter(file, settings.partitions()), true);
+    Segment[] merged = mergeRuns(memoryRuns,
+        new PartitionedFileWriter(file, settings.partitions(), compressor()), true);
     spills.removeAll(memoryRuns);
     spills.add(merged);
     memoryRunBytes = 0;
@@ -210,13 +224,27 @@ public final class MapOutputBuffer<K, V> {
     return sorter.partitionStart(p) == sorter.partitionStart(p + 1);
   }
 
-  /** Writes the sorted buffer, partition by partition, combining when a combiner is set. */
-  private void writeSorted(PartitionedFileWriter out, boolean combine)
-      throws IOException, InterruptedException {
+  /** Writes the sorted buffer, partition by partition, combined when a combiner is set. */
+  private void writeSorted(PartitionedWriter out) throws IOException, InterruptedException {
     for (int p = 0; p < settings.partitions(); p++) {
       if (!partitionEmpty(p)) {
-        writeRun(sortedPartition(p), out.startPartition(p), combine);
+        writeRun(sortedPartition(p), out.startPartition(p), true);
       }
+    }
+  }
+
+  /** The compressor of spills, merges and output; null when map output is not compressed. */
+  private SegmentCompressor compressor() {
+    if (compressor == null && settings.codec().compresses()) {
+      compressor = settings.codec().newCompressor();
+    }
+    return compressor;
+  }
+
+  private void releaseCompressor() {
+    if (compressor != null) {
+      compressor.close();
+      compressor = null;
     }
   }
 
@@ -235,9 +263,9 @@ public final class MapOutputBuffer<K, V> {
     sortIndex();
     File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
     spillFiles.add(file);
-    PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions());
+    PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions(), compressor());
     try {
-      writeSorted(out, true);
+      writeSorted(out);
       settings.counters().spilledRecords().increment(out.records());
       spills.add(out.finish());
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -259,76 +287,32 @@ public final class MapOutputBuffer<K, V> {
       settings.counters().materializedBytes().increment(materialized);
       return new MapOutput(result);
     } finally {
+      releaseCompressor();
       releaseBufferReferences();
     }
   }
 
   private Segment[] finishWithoutSpills() throws IOException, InterruptedException {
     sortIndex();
-    DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, dataEnd + records * 2));
-    SegmentWriter writer = new SegmentWriter(bytes);
-    long[] bounds = writeSortedTo(writer);
-    return keepInMemoryOrWrite(bytes, bounds, writer.records());
-  }
-
-  /** Writes the sorted buffer, partition after partition, combined; returns where each begins. */
-  private long[] writeSortedTo(SegmentWriter writer) throws IOException, InterruptedException {
-    long[] bounds = new long[settings.partitions() + 1];
-    for (int p = 0; p < settings.partitions(); p++) {
-      bounds[p] = writer.position();
-      if (!partitionEmpty(p)) {
-        writeRun(sortedPartition(p), writer, true);
-      }
-    }
-    bounds[settings.partitions()] = writer.position();
-    return bounds;
-  }
-
-  /** One segment per non-empty partition of a serialised, partitioned run. */
-  private Segment[] memorySegments(byte[] array, long[] bounds, ShuffleMemory budget) {
-    Segment[] segments = new Segment[settings.partitions()];
-    for (int p = 0; p < segments.length; p++) {
-      int len = (int) (bounds[p + 1] - bounds[p]);
-      if (len > 0) {
-        segments[p] = new MemorySegment(array, (int) bounds[p], len, budget == null ? null : budget::release);
-      }
-    }
-    return segments;
+    SegmentCompressor compressor = compressor();
+    // raw: the records and their length headers; compressed: a guess that grows if need be
+    int capacity = compressor == null ? dataEnd + records * 2 : dataEnd / 2;
+    PartitionedMemoryWriter out = new PartitionedMemoryWriter(settings.partitions(), capacity, compressor);
+    writeSorted(out);
+    out.finish();
+    return keepInMemoryOrWrite(out);
   }
 
   /** The task's output in memory when the shuffle budget allows, else in one local file. */
-  private Segment[] keepInMemoryOrWrite(DataOutputBuffer bytes, long[] bounds, long recordCount)
-      throws IOException {
+  private Segment[] keepInMemoryOrWrite(PartitionedMemoryWriter out) throws IOException {
     ShuffleMemory memory = settings.shuffleMemory();
-    if (memory.tryReserve(bytes.getLength())) {
-      return memorySegments(bytes.getData(), bounds, memory);
+    if (memory.tryReserve(out.bytes())) {
+      out.trim();
+      return out.memorySegments(memory::release);
     }
-    return writeToDisk(bytes.getData(), bounds, recordCount);
-  }
-
-  /** The in-memory output did not fit the shuffle budget: the same bytes go to one local file. */
-  private Segment[] writeToDisk(byte[] array, long[] bounds, long recordCount) throws IOException {
-    File file = new File(settings.spillDir(), "file.out");
-    try (OutputStream out = new FileOutputStream(file)) {
-      out.write(array, 0, (int) bounds[bounds.length - 1]);
-    } catch (IOException e) {
-      file.delete();
-      throw e;
-    }
-    int partitions = settings.partitions();
-    AtomicInteger refs = new AtomicInteger();
-    Segment[] segments = new Segment[partitions];
-    for (int p = 0; p < partitions; p++) {
-      long len = bounds[p + 1] - bounds[p];
-      if (len > 0) {
-        refs.incrementAndGet();
-        segments[p] = new FileSegment(file, bounds[p], len, refs);
-      }
-    }
-    if (refs.get() == 0) {
-      file.delete();
-    }
-    settings.counters().spilledRecords().increment(recordCount);
+    // the output did not fit the shuffle budget: the same bytes go to one local file
+    Segment[] segments = out.writeTo(new File(settings.spillDir(), "file.out"));
+    settings.counters().spilledRecords().increment(out.records());
     return segments;
   }
 
@@ -349,15 +333,17 @@ public final class MapOutputBuffer<K, V> {
     boolean combine = settings.combiner() != null
         && (allInMemory || spills.size() >= settings.minSpillsForCombine());
     if (allInMemory) {
-      DataOutputBuffer bytes = new DataOutputBuffer(Math.max(32, (int) Math.min(memoryRunBytes, 1 << 30)));
-      SegmentWriter writer = new SegmentWriter(bytes);
-      long[] bounds = mergeRuns(new ArrayList<>(spills), writer, combine);
+      long guess = compressor() == null ? memoryRunBytes : memoryRunBytes / 2;
+      PartitionedMemoryWriter out = new PartitionedMemoryWriter(settings.partitions(),
+          (int) Math.min(guess, 1 << 30), compressor());
+      mergeRuns(new ArrayList<>(spills), out, combine);
+      out.finish();
       releaseSpills();
-      return keepInMemoryOrWrite(bytes, bounds, writer.records());
+      return keepInMemoryOrWrite(out);
     }
     File file = new File(settings.spillDir(), "file.out");
     Segment[] result = mergeRuns(new ArrayList<>(spills),
-        new PartitionedFileWriter(file, settings.partitions()), combine);
+        new PartitionedFileWriter(file, settings.partitions(), compressor()), combine);
     releaseSpills();
     return result;
   }
@@ -366,7 +352,7 @@ public final class MapOutputBuffer<K, V> {
   private Segment[] mergeRuns(List<Segment[]> runs, PartitionedFileWriter out, boolean combine)
       throws IOException, InterruptedException {
     try {
-      long intermediate = mergePartitions(runs, out::startPartition, combine);
+      long intermediate = mergePartitions(runs, out, combine);
       settings.counters().spilledRecords().increment(out.records() + intermediate);
       Segment[] result = out.finish();
       release(runs);
@@ -377,28 +363,23 @@ public final class MapOutputBuffer<K, V> {
     }
   }
 
-  /** Merges runs partition by partition into one serialised buffer; returns where each begins. */
-  private long[] mergeRuns(List<Segment[]> runs, SegmentWriter out, boolean combine)
+  /** Merges runs partition by partition into one heap buffer. */
+  private void mergeRuns(List<Segment[]> runs, PartitionedMemoryWriter out, boolean combine)
       throws IOException, InterruptedException {
-    long[] bounds = new long[settings.partitions() + 1];
-    long intermediate = mergePartitions(runs, p -> {
-      bounds[p] = out.position();
-      return out;
-    }, combine);
-    bounds[settings.partitions()] = out.position();
+    long intermediate = mergePartitions(runs, out, combine);
     settings.counters().spilledRecords().increment(intermediate);
-    return bounds;
   }
 
   /**
-   * For each partition in order, merges the runs' segments into the writer {@code startPartition}
-   * gives; returns the records intermediate merge passes wrote to disk.
+   * For each partition in order, merges the runs' segments into {@code out}; returns the records
+   * intermediate merge passes wrote to disk.
    */
-  private long mergePartitions(List<Segment[]> runs, IntFunction<SegmentWriter> startPartition,
-                               boolean combine) throws IOException, InterruptedException {
-    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(), settings.spillDir());
+  private long mergePartitions(List<Segment[]> runs, PartitionedWriter out, boolean combine)
+      throws IOException, InterruptedException {
+    SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(),
+        settings.spillDir(), settings.codec());
     for (int p = 0; p < settings.partitions(); p++) {
-      SegmentWriter writer = startPartition.apply(p);
+      SegmentWriter writer = out.startPartition(p);
       List<Segment> segments = partitionOf(runs, p);
       if (!segments.isEmpty()) {
         try (io.vivace.merge.MergingIterator merged = merger.merge(segments)) {
@@ -437,6 +418,7 @@ public final class MapOutputBuffer<K, V> {
 
   /** Removes every file this buffer wrote (failed or killed attempt). */
   public void abort() {
+    releaseCompressor();
     releaseSpills();
     for (File f : spillFiles) {
       f.delete();

@@ -9,7 +9,11 @@ import io.vivace.merge.MergingIterator;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 
-/** Fetches a reduce partition's segments from every map (in memory, no sockets) and merges them. */
+/**
+ * Fetches a reduce partition's segments from every map (in memory, no sockets) and merges them.
+ * REDUCE_SHUFFLE_BYTES counts the segments' stored bytes, compressed when map output is, as
+ * Hadoop counts the bytes its fetchers copy.
+ */
 final class ReduceInput {
 
   private ReduceInput() {
@@ -28,7 +32,7 @@ final class ReduceInput {
     reporter.getCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
     SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
-        attempt.scratchDir());
+        attempt.scratchDir(), attempt.env().mapOutputCodec());
     MergingIterator merged = merger.merge(segments);
     reporter.getCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
     return merged;

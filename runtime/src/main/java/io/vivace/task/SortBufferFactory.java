@@ -35,7 +35,8 @@ final class SortBufferFactory {
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
         attempt.scratchDir(),
         attempt.env().shuffleMemory(),
-        counters);
+        counters,
+        attempt.env().mapOutputCodec());
     SerializationFactory serialization = attempt.env().serialization();
     @SuppressWarnings("unchecked")
     Class<K> keyClass = (Class<K>) conf.getMapOutputKeyClass();

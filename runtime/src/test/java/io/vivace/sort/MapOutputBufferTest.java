@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.SegmentReader;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
@@ -45,17 +46,23 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The map-side sort buffer on real Hadoop serialisations and comparators: whatever the spill
  * pattern, every partition of the output must hold exactly the records collected for it, in
  * raw-comparator order, and the buffer must leave no files behind once the output is released.
+ * {@link CompressedMapOutputBufferTest} runs the same cases with each codec.
  */
 class MapOutputBufferTest {
 
-  private static final long ONE_MB = 1L << 20;
-  private static final long LARGE = 64L << 20;
+  static final long ONE_MB = 1L << 20;
+  static final long LARGE = 64L << 20;
 
   @TempDir
   Path spillDir;
 
-  private final Configuration conf = new Configuration();
+  final Configuration conf = new Configuration();
   private final Counters counters = new Counters();
+
+  /** How the buffer stores its spills and output. */
+  SegmentCodec codec() {
+    return SegmentCodec.NONE;
+  }
 
   /** One collected record; values are unique, which makes multiset comparisons exact. */
   record Rec(int partition, String key, String value) {
@@ -68,27 +75,27 @@ class MapOutputBufferTest {
         counters.findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES));
   }
 
-  private long counter(TaskCounter c) {
+  long counter(TaskCounter c) {
     return counters.findCounter(c).getValue();
   }
 
-  private <K, V> MapOutputBuffer<K, V> buffer(Class<K> keyClass, Class<V> valueClass, int partitions,
+  <K, V> MapOutputBuffer<K, V> buffer(Class<K> keyClass, Class<V> valueClass, int partitions,
                                               long limit, Combiner combiner, int minSpillsForCombine,
                                               int sortFactor, ShuffleMemory memory) throws IOException {
     SerializationFactory factory = new SerializationFactory(conf);
     RawComparator<?> comparator = WritableComparator.get(
         keyClass.asSubclass(org.apache.hadoop.io.WritableComparable.class), conf);
     MapOutputBuffer.Settings settings = new MapOutputBuffer.Settings(partitions, limit, comparator,
-        combiner, minSpillsForCombine, sortFactor, spillDir.toFile(), memory, mapCounters());
+        combiner, minSpillsForCombine, sortFactor, spillDir.toFile(), memory, mapCounters(), codec());
     return new MapOutputBuffer<>(settings, factory.getSerializer(keyClass), factory.getSerializer(valueClass));
   }
 
-  private MapOutputBuffer<Text, Text> textBuffer(int partitions, long limit, int sortFactor, ShuffleMemory memory)
+  MapOutputBuffer<Text, Text> textBuffer(int partitions, long limit, int sortFactor, ShuffleMemory memory)
       throws IOException {
     return buffer(Text.class, Text.class, partitions, limit, null, 3, sortFactor, memory);
   }
 
-  private static List<Rec> randomRecords(long seed, int n, int partitions, int usedEvery) {
+  static List<Rec> randomRecords(long seed, int n, int partitions, int usedEvery) {
     Random random = new Random(seed);
     List<Rec> records = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -104,7 +111,7 @@ class MapOutputBufferTest {
     return records;
   }
 
-  private static void collectAll(MapOutputBuffer<Text, Text> buffer, List<Rec> records) throws Exception {
+  static void collectAll(MapOutputBuffer<Text, Text> buffer, List<Rec> records) throws Exception {
     Text key = new Text();
     Text value = new Text();
     for (Rec r : records) {
@@ -146,7 +153,7 @@ class MapOutputBufferTest {
   }
 
   /** Asserts that {@code output} holds exactly {@code records}: right partitions, sorted, same multiset. */
-  private static void assertOutputHolds(MapOutput output, List<Rec> records, int partitions) throws IOException {
+  static void assertOutputHolds(MapOutput output, List<Rec> records, int partitions) throws IOException {
     assertEquals(partitions, output.partitions());
     Map<Integer, List<String>> expected = new TreeMap<>();
     for (Rec r : records) {
@@ -172,13 +179,13 @@ class MapOutputBufferTest {
     }
   }
 
-  private List<String> filesLeft() throws IOException {
+  List<String> filesLeft() throws IOException {
     try (Stream<Path> files = Files.walk(spillDir)) {
       return files.filter(Files::isRegularFile).map(p -> spillDir.relativize(p).toString()).toList();
     }
   }
 
-  private static boolean allInMemory(MapOutput output, boolean expected) {
+  static boolean allInMemory(MapOutput output, boolean expected) {
     for (int p = 0; p < output.partitions(); p++) {
       Segment s = output.partition(p);
       if (s != null && s.inMemory() != expected) {

@@ -1,0 +1,31 @@
+package io.vivace.shuffle;
+
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+
+/**
+ * Charges the spill, merge and map output files Vivace reads and writes to the calling thread's
+ * statistics of the local ({@code file}) file system, as Hadoop's tasks do by writing them through
+ * {@link RawLocalFileSystem}: so {@code FILE_BYTES_WRITTEN} and {@code FILE_BYTES_READ} include them.
+ */
+final class LocalFileStatistics {
+
+  private static final FileSystem.Statistics FILE =
+      FileSystem.getStatistics("file", RawLocalFileSystem.class);
+
+  private LocalFileStatistics() {
+  }
+
+  static void opened() {
+    FILE.incrementReadOps(1);
+  }
+
+  static void read(long bytes) {
+    FILE.incrementBytesRead(bytes);
+  }
+
+  static void written(long bytes) {
+    FILE.incrementWriteOps(1);
+    FILE.incrementBytesWritten(bytes);
+  }
+}
