@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 

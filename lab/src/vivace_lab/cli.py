@@ -154,9 +154,10 @@ def _run(args, console: Console) -> int:
         if args.restart:
             store.restart_study(spec.name)
         settings = RunSettings(lab_home=home, cluster=cluster_name, heap=args.heap)
-        console.print(f"study [bold]{spec.name}[/bold]: {len(plan_queue(spec))} runs on "
+        total = len(plan_queue(spec))
+        console.print(f"study [bold]{spec.name}[/bold]: {total} runs on "
                       f"{', '.join(spec.engines)}; database {store.url}")
-        with ConsoleProgress(console, len(plan_queue(spec))) as progress:
+        with ConsoleProgress(console, total) as progress:
             outcome = StudyRunner(spec, store, settings, progress).run()
         if outcome.already_done:
             console.print(f"resumed: {outcome.already_done} runs were already stored")
@@ -164,17 +165,13 @@ def _run(args, console: Console) -> int:
         report = Path(args.report) if args.report else home / "reports" / f"{spec.name}.html"
         write_study_report(store, outcome.study_id, spec.name, report)
         console.print(f"report: {report}")
-        failed = store_failed_runs(store, outcome.study_id)
+        failed = len(store.runs(study_id=outcome.study_id, status="failed"))
         if failed or disagreements:
             console.print(f"[red]{failed} failed run(s), {disagreements} output disagreement(s)[/red]")
             return EXIT_FAILED_RUNS
         return 0
     finally:
         store.close()
-
-
-def store_failed_runs(store, study_id: int) -> int:
-    return len(store.runs(study_id=study_id, status="failed"))
 
 
 def _check(args, console: Console) -> int:

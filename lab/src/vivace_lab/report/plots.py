@@ -14,7 +14,6 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from vivace_lab.analysis.summary import SummaryRow
-from vivace_lab.metrics.sample import MetricSample
 from vivace_lab.report.model import ReportRun
 
 GIB = 1024.0**3
