@@ -7,7 +7,6 @@ import io.vivace.driver.PhaseFailedException;
 import io.vivace.driver.RecordedJob;
 import io.vivace.driver.UsageException;
 import io.vivace.driver.Validation;
-import io.vivace.driver.Workload;
 import io.vivace.driver.WorkloadContext;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -22,26 +21,15 @@ import org.apache.hadoop.fs.Path;
  * system; should the driver die in between, the data's marker no longer matches and the next run
  * generates it again).
  */
-final class DfsIoReadWorkload implements Workload {
+final class DfsIoReadWorkload extends ParamsWorkload {
 
   static final String NAME = "dfsio-read";
 
-  private final Params params;
   private Path base;
   private List<RecordedJob> jobs = List.of();
 
   DfsIoReadWorkload(Params params) {
-    this.params = params;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Params params() {
-    return params;
+    super(NAME, params);
   }
 
   @Override

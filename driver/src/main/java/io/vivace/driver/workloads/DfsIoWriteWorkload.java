@@ -6,7 +6,6 @@ import io.vivace.driver.Phase;
 import io.vivace.driver.RecordedJob;
 import io.vivace.driver.UsageException;
 import io.vivace.driver.Validation;
-import io.vivace.driver.Workload;
 import io.vivace.driver.WorkloadContext;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -16,26 +15,15 @@ import org.apache.hadoop.fs.Path;
  * {@code TestDFSIO -write} of {@code files} files of {@code file_mb} MB under the work root; the
  * files written must hold exactly that many bytes. Its figures go to {@code results.dfsio}.
  */
-final class DfsIoWriteWorkload implements Workload {
+final class DfsIoWriteWorkload extends ParamsWorkload {
 
   static final String NAME = "dfsio-write";
 
-  private final Params params;
   private Path base;
   private List<RecordedJob> jobs = List.of();
 
   DfsIoWriteWorkload(Params params) {
-    this.params = params;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Params params() {
-    return params;
+    super(NAME, params);
   }
 
   @Override

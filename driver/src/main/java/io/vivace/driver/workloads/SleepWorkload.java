@@ -6,7 +6,6 @@ import io.vivace.driver.Phase;
 import io.vivace.driver.RecordedJob;
 import io.vivace.driver.TaskSnapshot;
 import io.vivace.driver.Validation;
-import io.vivace.driver.Workload;
 import io.vivace.driver.WorkloadContext;
 import io.vivace.workloads.SplitKeepingSleepJob;
 import java.io.IOException;
@@ -25,7 +24,7 @@ import org.apache.hadoop.mapreduce.TaskType;
  * {@code maps} maps and {@code reduces} reduces sleeping {@code map_ms} and {@code reduce_ms}. No
  * input, no output; validation checks that the job succeeded and that {@code maps} maps ran.
  */
-final class SleepWorkload implements Workload {
+final class SleepWorkload extends ParamsWorkload {
 
   static final String NAME = "sleep";
   static final List<Param> PARAMS = List.of(Param.of("maps", 1, 1), Param.of("reduces", 1, 0),
@@ -33,21 +32,10 @@ final class SleepWorkload implements Workload {
   /** SleepJob's default {@code -recordt}: a map reads a record per 100 ms it sleeps, rounded up. */
   private static final long RECORD_SLEEP_MS = 100;
 
-  private final Params params;
   private List<RecordedJob> jobs = List.of();
 
   SleepWorkload(Params params) {
-    this.params = params;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Params params() {
-    return params;
+    super(NAME, params);
   }
 
   @Override

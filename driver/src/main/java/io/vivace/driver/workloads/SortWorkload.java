@@ -6,7 +6,6 @@ import io.vivace.driver.Param;
 import io.vivace.driver.Params;
 import io.vivace.driver.Phase;
 import io.vivace.driver.Validation;
-import io.vivace.driver.Workload;
 import io.vivace.driver.WorkloadContext;
 import java.util.List;
 import java.util.Map;
@@ -21,27 +20,16 @@ import org.apache.hadoop.mapred.SortValidator;
  * that every part is in key order. The output checksum is over the records of the part files in
  * order ({@link SortOutputScan}), the same across engines for the same input and reducer count.
  */
-final class SortWorkload implements Workload {
+final class SortWorkload extends ParamsWorkload {
 
   static final String NAME = "sort";
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
       Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private final Params params;
   private Path output;
 
   SortWorkload(Params params) {
-    this.params = params;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Params params() {
-    return params;
+    super(NAME, params);
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.vivace.driver.Param;
 import io.vivace.driver.Params;
 import io.vivace.driver.Phase;
 import io.vivace.driver.Validation;
-import io.vivace.driver.Workload;
 import io.vivace.driver.WorkloadContext;
 import java.util.List;
 import java.util.Map;
@@ -23,27 +22,16 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * the output equal to the input's. The output checksum is the SHA-256 of the part files one after
  * the other, i.e. of the globally sorted rows: the same for every engine and reducer count.
  */
-final class TeraSortWorkload implements Workload {
+final class TeraSortWorkload extends ParamsWorkload {
 
   static final String NAME = "terasort";
   static final List<Param> PARAMS =
       List.of(Param.of("rows", 100_000, 1), Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private final Params params;
   private Path output;
 
   TeraSortWorkload(Params params) {
-    this.params = params;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Params params() {
-    return params;
+    super(NAME, params);
   }
 
   @Override

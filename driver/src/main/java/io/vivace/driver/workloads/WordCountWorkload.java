@@ -7,7 +7,6 @@ import io.vivace.driver.Param;
 import io.vivace.driver.Params;
 import io.vivace.driver.Phase;
 import io.vivace.driver.Validation;
-import io.vivace.driver.Workload;
 import io.vivace.driver.WorkloadContext;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -26,27 +25,16 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * checksum is the SHA-256 of the part files one after the other: the same across engines for the
  * same input and reducer count (the hash partitioner decides which words each part holds).
  */
-final class WordCountWorkload implements Workload {
+final class WordCountWorkload extends ParamsWorkload {
 
   static final String NAME = "wordcount";
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
       Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private final Params params;
   private Path output;
 
   WordCountWorkload(Params params) {
-    this.params = params;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Params params() {
-    return params;
+    super(NAME, params);
   }
 
   @Override
