@@ -14,6 +14,7 @@ from pathlib import Path
 
 from vivace_lab import paths, processes
 from vivace_lab.engines.base import Engine, RunSettings
+from vivace_lab.engines.logs import log_tail
 from vivace_lab.metrics.sampler import Sampler
 from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.record import FAILED, SUCCEEDED, RunResult
@@ -92,7 +93,7 @@ class DriverEngine(Engine):
         if record is None:
             reason = ("the driver rejected its arguments" if exit_code == USAGE_ERROR_EXIT
                       else f"the driver exited with code {exit_code} without a run record")
-            result.failure = f"{reason}: {_tail(log_path)}"
+            result.failure = f"{reason}: {log_tail(log_path, LOG_TAIL_LINES)}"
             return result
         result.record = record
         result.started_ms = record.get("started_ms") or started_ms
@@ -121,13 +122,6 @@ def _read_record(path: Path) -> dict | None:
     except (OSError, ValueError):
         return None
 
-
-def _tail(log_path: Path) -> str:
-    try:
-        lines = log_path.read_text(errors="replace").splitlines()
-    except OSError:
-        return f"(no log at {log_path})"
-    return " | ".join(line.strip() for line in lines[-LOG_TAIL_LINES:] if line.strip()) + f" (log: {log_path})"
 
 
 def _now_ms() -> int:

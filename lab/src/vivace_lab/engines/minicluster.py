@@ -10,6 +10,7 @@ from pathlib import Path
 
 from vivace_lab import paths, processes
 from vivace_lab.engines.base import EngineUnavailable
+from vivace_lab.engines.logs import log_tail
 
 START_TIMEOUT_S = 300.0
 STOP_TIMEOUT_S = 120.0
@@ -39,7 +40,7 @@ class MiniCluster:
         ready = _read_ready_line(self.process, START_TIMEOUT_S)
         if ready is None:
             self.stop()
-            raise EngineUnavailable(f"the YARN/HDFS mini-cluster did not start: {_tail(self.log_file)}")
+            raise EngineUnavailable(f"the YARN/HDFS mini-cluster did not start: {log_tail(self.log_file, 10)}")
 
     @property
     def pid(self) -> int | None:
@@ -80,10 +81,3 @@ def _read_ready_line(process: subprocess.Popen, timeout_s: float) -> str | None:
     reader.join(timeout_s)
     return found[0] if found else None
 
-
-def _tail(path: Path, lines: int = 10) -> str:
-    try:
-        text = path.read_text(errors="replace").splitlines()
-    except OSError:
-        return f"(no log at {path})"
-    return " | ".join(line.strip() for line in text[-lines:] if line.strip()) + f" (log: {path})"
