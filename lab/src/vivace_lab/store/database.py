@@ -64,13 +64,14 @@ def _sqlite_engine(sa_url: URL) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
+            # first, so that the statements below wait for a lock too
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             if not in_memory:
                 cursor.execute("PRAGMA journal_mode=WAL")
                 # with WAL: durable across process crashes; a power cut may lose the last commits
                 # but never leaves a half-written one
                 cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         finally:
             cursor.close()
 
@@ -96,12 +97,15 @@ def ensure_schema(engine: Engine) -> None:
     """Create missing tables and indexes (idempotent); refuse a database of another version.
 
     Two processes opening a new database at once can race on the CREATEs; the loser retries and
-    then finds everything there.
+    then finds everything there. On SQLite the check and the CREATEs run in one IMMEDIATE
+    transaction: a deferred one that read first could not upgrade to writing once the other
+    process had written ("database is locked", whatever the busy timeout).
     """
+    writer = engine.execution_options(sqlite_begin="IMMEDIATE")
     for attempt in range(3):
         try:
-            Base.metadata.create_all(engine, checkfirst=True)
-            with Session(engine.execution_options(sqlite_begin="IMMEDIATE")) as session, \
+            Base.metadata.create_all(writer, checkfirst=True)
+            with Session(writer) as session, \
                     session.begin():
                 version = session.scalar(
                     select(SchemaInfo.value).where(SchemaInfo.key == "schema_version"))
