@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from vivace_lab.metrics.sample import MetricSample
 from vivace_lab.store.info import RunDetail
-from vivace_lab.web.timeline import task_lanes
+from vivace_lab.web.timeline import task_lanes, time_origin_ms
 
 #: event type -> (label, how a sample gives the value)
 EVENT_TYPES: dict[int, tuple[str, object]] = {
@@ -52,8 +52,8 @@ def _rate(value: int | None, sample: MetricSample) -> int | None:
 def prv(run: RunDetail, samples: Sequence[MetricSample]) -> str:
     """The ``.prv`` text of the run's samples and task attempts."""
     placed = task_lanes(run.jobs)
-    starts = [run.started_ms] + [round(s.t_ms - s.interval_s * 1000) for s in samples[:1]]
-    origin = min(v for v in starts if v is not None)
+    origin = time_origin_ms(run.started_ms, run.jobs,
+                            samples[0].t_ms - samples[0].interval_s * 1000 if samples else None)
     ends = [run.finished_ms] + [s.t_ms for s in samples[-1:]] + [t.finish_ms for _, t in placed]
     duration_ns = max(0, (max(v for v in ends if v is not None) - origin) * _MS_NS)
     threads = 1 + (max((lane for lane, _ in placed), default=-1) + 1)

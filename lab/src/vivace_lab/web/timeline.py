@@ -109,3 +109,13 @@ def overlay_panels(runs: Sequence[tuple[str, str, Sequence[SeriesPoint], int]]) 
         Panel("network rx + tx, MB/s", lines(lambda p: total(p.net_rx_rate, p.net_tx_rate)),
               scale=MB),
     ]
+
+
+def time_origin_ms(started_ms: int | None, jobs: Sequence[JobInfo],
+                   first_sample_ms: float | None) -> int:
+    """Zero of a run's time axis: the earliest of its start, its first task attempt (the prepare
+    phase runs before the timed run phase starts) and the start of its first sample."""
+    candidates = [started_ms, first_sample_ms]
+    candidates += [t.start_ms for job in jobs for t in job.tasks]
+    candidates += [job_span_ms({"start_ms": j.start_ms, "submit_ms": j.submit_ms})[0] for j in jobs]
+    return int(min(c for c in candidates if c is not None))

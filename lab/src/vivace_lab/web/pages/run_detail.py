@@ -11,7 +11,7 @@ from vivace_lab.web import paraver, queries
 from vivace_lab.web.app import render, store_of
 from vivace_lab.web.charts import timeline_chart
 from vivace_lab.web.errors import not_found
-from vivace_lab.web.timeline import job_markers, metric_panels, task_bars
+from vivace_lab.web.timeline import job_markers, metric_panels, task_bars, time_origin_ms
 
 router = APIRouter()
 
@@ -30,9 +30,7 @@ def run_page(request: Request, run_id: int) -> HTMLResponse:
     with store_of(request).reading() as session:
         points = queries.series(session, run_id)
         samples = queries.sample_counts(session, [run_id]).get(run_id, 0)
-    origin = run.started_ms
-    if points:
-        origin = min(origin, round(points[0].start_ms))
+    origin = time_origin_ms(run.started_ms, run.jobs, points[0].start_ms if points else None)
     bars = task_bars(run.jobs, origin)
     ends = [run.finished_ms - origin] + [b.end * 1000 for b in bars] + \
         [p.end_ms - origin for p in points]
