@@ -201,6 +201,10 @@ def test_cost_page_and_editing_a_price_moves_the_points(client, seeded, store):
     before = point_ys(page)
     assert len(before) == 4  # two engines x two sort buffers
     assert f'data-cluster="{LOCAL_CLUSTER}"' in page
+    label_y = {name: float(y) for y, name in
+               re.findall(r'<text x="[0-9.]+" y="([0-9.]+)" text-anchor="middle" '
+                          r'class="quadrant">([a-z, ]+)</text>', page)}
+    assert label_y["fast, cheap"] > label_y["fast, expensive"]  # cheap is low on the cost axis
     moved = client.post("/clusters/price", data={"cluster": LOCAL_CLUSTER, "hourly_price": "40",
                                                  "next": "/cost?workload=terasort"},
                         follow_redirects=False)

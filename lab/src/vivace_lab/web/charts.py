@@ -259,8 +259,9 @@ class Point:
     href: str | None = None
 
 
-QUADRANTS = (("fast, cheap", 0.25, 0.75), ("slow, cheap", 0.75, 0.75),
-             ("fast, expensive", 0.25, 0.25), ("slow, expensive", 0.75, 0.25))
+#: (name, x, y) of each quadrant's label; x grows with time, y with cost (up)
+QUADRANTS = (("fast, cheap", 0.25, 0.25), ("slow, cheap", 0.75, 0.25),
+             ("fast, expensive", 0.25, 0.75), ("slow, expensive", 0.75, 0.75))
 
 
 def quadrant_chart(points: Sequence[Point], legend: Sequence[tuple[str, str]],
