@@ -4,7 +4,8 @@ Seeds ``--runs`` runs (default 10,000) with ``--samples`` metric samples in all 
 1,000,000) through ``Store.record_run``, as lab/bench/store_bench.py does (TeraSort run records
 with Hadoop's full configuration, varied over engines, workloads, sort buffers, maps and codecs),
 plus one long run of ``--long-samples`` samples (default 50,000: 14 hours at one a second), then
-requests every page through FastAPI's TestClient and prints the median time of each. Nothing is
+requests every page through FastAPI's TestClient and prints the mean time of each (with
+min and max). Nothing is
 asserted: this is a measurement.
 
     lab/.venv/bin/python lab/bench/web_bench.py                       # SQLite file in a temp dir
@@ -15,9 +16,7 @@ asserted: this is a measurement.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,7 +26,7 @@ sys.path.insert(0, str(LAB / "bench"))
 
 from rundata import samples as make_samples  # noqa: E402
 from rundata import terasort_result  # noqa: E402
-from store_bench import build_results  # noqa: E402
+from store_bench import bench_database, build_results, timed  # noqa: E402
 
 from vivace_lab.store import Store  # noqa: E402
 
@@ -62,7 +61,7 @@ def pages(store: Store) -> list[tuple[str, str]]:
         ("download CSV, one workload x engine (~1,100 runs)",
          "/runs.csv?workload=terasort&engine=vivace"),
         ("run detail, ~100 samples", f"/runs/{some}"),
-        (f"run detail, long run (downsampled)", f"/runs/{last}"),
+        ("run detail, long run (downsampled)", f"/runs/{last}"),
         ("Paraver trace, ~100 samples", f"/runs/{some}/trace.prv"),
         ("compare terasort by engine (~3,300 runs)", "/compare?workload=terasort&by=engine"),
         ("compare by a configuration key",
@@ -90,36 +89,23 @@ def main(argv=None) -> int:
 
     from vivace_lab.web import create_app
 
-    server = None
-    tmp = tempfile.TemporaryDirectory(prefix="vivace-web-bench-")
-    try:
-        if args.postgres:
-            from postgres_server import PostgresServer
-
-            server = PostgresServer.obtain()
-            url = server.url
-        else:
-            url = args.keep or str(Path(tmp.name) / "web.db")
+    with bench_database(args.postgres, args.keep, "web") as url:
         with Store(url) as store:
             if not store.runs(workload="terasort", engine="vivace"):
                 seconds = seed(store, args.runs, args.samples, args.long_samples)
                 print(f"# seeded {args.runs + 1} runs in {seconds:.0f} s")
             print(f"# {store!r}")
             client = TestClient(create_app(store))
-            width = 52
-            print(f"{'page':<{width}}  median ms  (min..max of {args.repeat})  status")
+            rows: list[tuple[str, str]] = []
             for label, path in pages(store):
-                times, status = [], None
-                for _ in range(args.repeat):
-                    t0 = time.perf_counter()
-                    status = client.get(path).status_code
-                    times.append((time.perf_counter() - t0) * 1000)
-                print(f"{label:<{width}}  {statistics.median(times):9.1f}  "
-                      f"({min(times):.0f}..{max(times):.0f})  {status}", flush=True)
-    finally:
-        if server is not None:
-            server.stop()
-        tmp.cleanup()
+                response = timed(label, rows, lambda: client.get(path), repeat=args.repeat)
+                if response.status_code != 200:
+                    rows[-1] = (label, f"{rows[-1][1]}  HTTP {response.status_code}")
+                print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+            width = max(len(label) for label, _ in rows)
+            print(f"\n{'page':<{width}}  mean of {args.repeat} requests")
+            for label, value in rows:
+                print(f"{label:<{width}}  {value}")
     return 0
 
 

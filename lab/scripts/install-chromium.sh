@@ -9,20 +9,9 @@ if command -v chromium >/dev/null 2>&1; then
     echo "install-chromium: $(command -v chromium) already there"
     exit 0
 fi
-if [ "$(id -u)" -eq 0 ]; then
-    SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo -n"
-else
-    echo "install-chromium: not root and no sudo: cannot install chromium" >&2
-    exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-chromium: no apt-get on this machine: install chromium by hand" >&2
-    exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive
+WHO=install-chromium
+WHAT=chromium
+. "$(dirname "$0")/apt.sh"
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core
 
