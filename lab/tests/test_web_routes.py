@@ -266,3 +266,31 @@ def test_empty_database_pages_name_the_command_that_fills_them(store):
         assert page.status_code == 200, path
         assert "./vivace lab run" in page.text, path
     assert client.get("/").url.path == "/runs"
+
+
+def test_long_series_are_averaged_in_sql_buckets(store):
+    from rundata import samples as make_samples
+    from webdata import terasort_run
+
+    from vivace_lab.web import queries
+
+    result = terasort_run("vivace", "100", 0, 2.0, 0, 0)
+    result.samples = make_samples(result.started_ms, 1000)
+    run_id = store.record_run(result)
+    with store.reading() as session:
+        points = queries.series(session, run_id, max_points=100)
+        raw = queries.series(session, run_id, max_points=5000)
+    samples = result.samples
+    assert len(raw) == len(samples)  # few enough: one point per sample
+    assert [p.cpu_user for p in raw] == pytest.approx([s.cpu_user for s in samples])
+    first, last = samples[0].t_ms, samples[-1].t_ms
+    width = -(-(last - first + 1) // 100)
+    buckets: dict[int, list] = {}
+    for s in samples:
+        buckets.setdefault((s.t_ms - first) // width, []).append(s)
+    assert len(points) == len(buckets) <= 100
+    for point, (_, group) in zip(points, sorted(buckets.items())):
+        assert point.end_ms == group[-1].t_ms
+        assert point.cpu_user == pytest.approx(statistics.fmean(s.cpu_user for s in group))
+        written = sum(s.disk_write_bytes for s in group)
+        assert point.disk_write_rate == pytest.approx(written / sum(s.interval_s for s in group))

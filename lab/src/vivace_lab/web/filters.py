@@ -28,6 +28,7 @@ SORTS = {
     "duration": Run.duration_s,
     "size": Run.input_bytes,
 }
+NULLABLE_SORTS = ("duration", "size")
 STATUSES = ("succeeded", "failed")
 PER_PAGE = 50
 MAX_PER_PAGE = 500
@@ -95,6 +96,8 @@ class RunFilter:
         column = SORTS[self.sort]
         primary = column.desc() if self.descending else column.asc()
         tie = Run.id.desc() if self.descending else Run.id.asc()
+        if self.sort not in NULLABLE_SORTS:  # plain column order: the database can use an index
+            return query.order_by(None).order_by(primary, tie)
         # NULLs (no duration, no size) last whichever the direction
         return query.order_by(None).order_by(column.is_(None), primary, tie)
 

@@ -4,9 +4,10 @@ the number of runs or samples is paged or aggregated by the database, never load
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, func, select
+from sqlalchemy import ColumnElement, Select, Text, func, select, type_coerce
 from sqlalchemy.orm import Session
 
 from vivace_lab.record import SUCCEEDED
@@ -38,8 +39,22 @@ def filter_options(session: Session) -> FilterOptions:
 
     return FilterOptions(
         workloads=values(Run.workload), engines=values(Run.engine), clusters=values(Cluster.name),
-        studies=values(Study.name), override_keys=values(RunConfig.key, RunConfig.is_override),
+        studies=values(Study.name), override_keys=sorted(_json_keys(session, Run.overrides)),
     )
+
+
+def _json_keys(session: Session, column, *where) -> set[str]:
+    """The keys of a JSON object column over the runs ``where`` selects.
+
+    Read from the distinct documents of ``runs`` (a study's runs share a few) rather than from
+    ``run_config``, whose key index needs a row lookup per entry: 1.5 s with 10,000 runs.
+    """
+    keys: set[str] = set()
+    for (document,) in session.execute(select(type_coerce(column, Text)).where(*where).distinct()):
+        if isinstance(document, str):
+            document = json.loads(document)
+        keys.update(document or {})
+    return keys
 
 
 def run_count(session: Session) -> int:
@@ -147,19 +162,10 @@ def dimension(name: str, parameter: str = "by") -> ColumnElement:
 
 def dimension_choices(session: Session, workload: str | None = None) -> list[str]:
     """Dimensions worth offering for a workload: columns, its parameters, keys its studies set."""
-    choices = ["engine", "cluster", *COLUMNS]
-    runs = select(Run.params).distinct()
-    overrides = (select(RunConfig.key).join(Run, Run.id == RunConfig.run_id)
-                 .where(RunConfig.is_override).distinct())
-    if workload:
-        runs = runs.where(Run.workload == workload)
-        overrides = overrides.where(Run.workload == workload)
-    params = set()
-    for (value,) in session.execute(runs.limit(1000)):
-        params.update(value or {})
-    choices += [f"param:{p}" for p in sorted(params)]
-    choices += [f"conf:{k}" for k in sorted(session.scalars(overrides))]
-    return choices
+    where = [Run.workload == workload] if workload else []
+    return ["engine", "cluster", *COLUMNS,
+            *(f"param:{p}" for p in sorted(_json_keys(session, Run.params, *where))),
+            *(f"conf:{k}" for k in sorted(_json_keys(session, Run.overrides, *where)))]
 
 
 def durations_by(session: Session, filt: RunFilter, by: str) -> dict[str, list[tuple[int, float]]]:

@@ -21,7 +21,11 @@ from vivace_lab.web.timeline import overlay_panels
 
 router = APIRouter()
 
-MAX_COUNTER_RUNS = 200  # runs per group whose counters are read (the first ones)
+MAX_COUNTER_RUNS = 50  # runs per group whose counters are read (the first ones)
+REPRESENTATIVE_BATCH = 20  # runs whose samples are counted at a time when choosing one
+#: bootstrap resamples of a ratio: half the CLI's 2000; with groups of a thousand runs each
+#: ratio costs ~0.1 s per thousand resamples
+RESAMPLES = 1000
 MAX_COUNTER_ROWS = 60
 COUNTER_TOLERANCE = 0.01  # counters whose group medians differ by less are "the same"
 
@@ -52,24 +56,21 @@ def compare_page(request: Request) -> HTMLResponse:
         else:
             grouped = {}
         groups = _groups(grouped)
-        all_ids = [run_id for g in groups for run_id, _ in g.runs]
         counters = _counter_rows(session, groups)
         chosen = _representatives(session, groups)
         series = [(label, colour, queries.series(session, run_id), origin)
                   for label, colour, run_id, origin in chosen]
     chart = ratios = None
-    if series:
-        x_max = max((p.end_ms - origin) / 1000 for _, _, pts, origin in series for p in pts[-1:]) \
-            if any(pts for _, _, pts, _ in series) else 1.0
-        chart = timeline_chart(x_max, overlay_panels(series), label="metrics overlaid")
+    ends = [(points[-1].end_ms - origin) / 1000 for _, _, points, origin in series if points]
+    if ends:
+        chart = timeline_chart(max(ends), overlay_panels(series), label="metrics overlaid")
     shown = [g for g in groups[1:] if g.ratio.ratio is not None]
     if shown:
         ratios = ratio_chart([RatioBar(g.label, g.ratio.ratio, g.ratio.low, g.ratio.high)
                               for g in shown], groups[0].label, "ratios to the first group")
     return render(request, "compare.html", groups=groups, by=by, run_ids=run_ids,
                   stored=stored, options=options, choices=choices, params=params,
-                  counters=counters, chart=chart, ratios=ratios, chosen=chosen,
-                  runs_compared=len(all_ids))
+                  counters=counters, chart=chart, ratios=ratios, chosen=chosen)
 
 
 def _run_ids(values: list[str]) -> list[int]:
@@ -106,7 +107,7 @@ def _groups(grouped: dict[str, list[tuple[int, float]]]) -> list[Group]:
     for label in labels:
         durations = [d for _, d in grouped[label]]
         ratio = (RatioEstimate(1.0 if durations else None, None, None, 0.95) if label == labels[0]
-                 else ratio_of_medians(durations, baseline))
+                 else ratio_of_medians(durations, baseline, resamples=RESAMPLES))
         groups.append(Group(label, grouped[label], describe(durations), ratio,
                             noise_warnings(durations) if durations else ("no successful run",)))
     return groups
@@ -139,14 +140,17 @@ def _counter_rows(session, groups: list[Group]) -> list[tuple[str, list[float | 
 def _representatives(session, groups: list[Group]) -> list[tuple[str, str, int, int]]:
     """(label, colour, run id, origin ms) of each group's run nearest its median that has samples."""
     colours = engine_colours([g.label for g in groups])
-    ids = [run_id for g in groups for run_id, _ in g.runs]
-    counts = queries.sample_counts(session, ids) if ids else {}
     chosen = []
     for g in groups:
-        candidates = [(run_id, d) for run_id, d in g.runs if counts.get(run_id)]
-        if not candidates or g.stats.median is None:
+        if g.stats.median is None:
             continue
-        run_id, _ = min(candidates, key=lambda c: (abs(c[1] - g.stats.median), c[0]))
-        origin = queries.run_start_ms(session, run_id)
-        chosen.append((g.label, colours[g.label], run_id, origin))
+        nearest = sorted(g.runs, key=lambda r: (abs(r[1] - g.stats.median), r[0]))
+        for start in range(0, len(nearest), REPRESENTATIVE_BATCH):  # the nearest few, usually
+            batch = [run_id for run_id, _ in nearest[start:start + REPRESENTATIVE_BATCH]]
+            counts = queries.sample_counts(session, batch)
+            found = next((run_id for run_id in batch if counts.get(run_id)), None)
+            if found is not None:
+                chosen.append((g.label, colours[g.label], found,
+                               queries.run_start_ms(session, found)))
+                break
     return chosen
