@@ -294,3 +294,21 @@ def test_long_series_are_averaged_in_sql_buckets(store):
         assert point.cpu_user == pytest.approx(statistics.fmean(s.cpu_user for s in group))
         written = sum(s.disk_write_bytes for s in group)
         assert point.disk_write_rate == pytest.approx(written / sum(s.interval_s for s in group))
+
+
+def test_a_server_failure_is_a_page_with_the_error_not_a_stack_trace(store_url, store, seeded):
+    from sqlalchemy import text
+
+    from vivace_lab.store.database import make_engine
+
+    broken = make_engine(store_url)  # someone drops a table under the running app
+    try:
+        with broken.begin() as conn:
+            conn.execute(text("DROP TABLE metric_samples"))
+    finally:
+        broken.dispose()
+    client = TestClient(create_app(store), raise_server_exceptions=False)
+    page = client.get(f"/runs/{seeded.terasort_ids()[0]}")
+    assert page.status_code == 500
+    assert "The server failed on this page" in page.text and "metric_samples" in page.text
+    assert "Traceback" not in page.text and 'File "' not in page.text
