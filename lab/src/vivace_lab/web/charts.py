@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
@@ -129,7 +129,7 @@ class Marker:
 class _Layout:
     svg: Svg
     x: Scale
-    top: float = 10.0
+    top: float = 24.0  # room for the first panel's title
 
 
 def timeline_chart(x_max: float, panels: Sequence[Panel], bars: Sequence[Bar] = (),
@@ -139,7 +139,7 @@ def timeline_chart(x_max: float, panels: Sequence[Panel], bars: Sequence[Bar] = 
     axis from 0 to ``x_max`` seconds."""
     lanes = max((b.lane for b in bars), default=-1) + 1
     gantt_height = lanes * LANE_HEIGHT + 24 if lanes else 0
-    height = int(10 + gantt_height + len(panels) * (PANEL_HEIGHT + PANEL_GAP) + 34)
+    height = int(24 + gantt_height + len(panels) * (PANEL_HEIGHT + PANEL_GAP) + 34)
     svg = Svg(WIDTH, height, label)
     x = Scale(0.0, max(x_max, 1e-3), LEFT, WIDTH - RIGHT)
     layout = _Layout(svg, x)
@@ -150,7 +150,7 @@ def timeline_chart(x_max: float, panels: Sequence[Panel], bars: Sequence[Bar] = 
         panel_tops.append(layout.top)
         _panel(layout, panel)
     bottom = layout.top - PANEL_GAP
-    first_top = 10.0
+    first_top = 24.0
     for marker in markers:
         px = x(marker.x)
         dash = ' stroke-dasharray="3,3"' if marker.dashed else ""
@@ -167,7 +167,7 @@ def timeline_chart(x_max: float, panels: Sequence[Panel], bars: Sequence[Bar] = 
 def _gantt(layout: _Layout, bars: Sequence[Bar], lanes: int) -> None:
     svg, x = layout.svg, layout.x
     top = layout.top
-    svg.text(LEFT - 8, top + 8, "task slots", "end", "title")
+    svg.text(LEFT, top - 6, "task attempts by slot", "start", "title")
     for bar in bars:
         colour = FAILED_COLOUR if bar.failed else TASK_COLOURS.get(bar.kind, "#999")
         x0, x1 = x(bar.start), x(bar.end)
@@ -303,12 +303,15 @@ class RatioBar:
     low: float | None = None
     high: float | None = None
     note: str = ""
-    colours: tuple[str, str] = field(default=("#59a14f", "#e15759"))  # above 1, below 1
 
 
-def ratio_chart(bars: Sequence[RatioBar], reference_label: str,
-                label: str = "ratios") -> Markup:
-    """Horizontal bars from 1 on a log scale, with intervals where given."""
+BETTER, WORSE = "#59a14f", "#e15759"
+
+
+def ratio_chart(bars: Sequence[RatioBar], reference_label: str, label: str = "ratios",
+                higher_is_better: bool = True) -> Markup:
+    """Horizontal bars from 1 on a log scale, with intervals where given; green on the better
+    side of 1 (above it for a speedup, below it for a ratio of times), red on the other."""
     height = 40 + 24 * len(bars)
     svg = Svg(WIDTH, height, label)
     values = [v for b in bars for v in (b.value, b.low, b.high) if v and v > 0]
@@ -321,7 +324,7 @@ def ratio_chart(bars: Sequence[RatioBar], reference_label: str,
         svg.text(250, y + 12, bar.label, "end")
         if bar.value and bar.value > 0:
             px = x(math.log10(bar.value))
-            colour = bar.colours[0] if bar.value >= 1 else bar.colours[1]
+            colour = BETTER if (bar.value >= 1) == higher_is_better else WORSE
             svg.add(f'<rect x="{min(one, px)}" y="{y}" width="{max(1.0, abs(px - one)):.1f}" '
                     f'height="16" fill="{colour}" class="ratio" data-value="{bar.value:.4f}">'
                     f'<title>{escape(bar.label)}: {bar.value:.3g}{escape(bar.note)}</title></rect>')

@@ -67,7 +67,8 @@ def compare_page(request: Request) -> HTMLResponse:
     shown = [g for g in groups[1:] if g.ratio.ratio is not None]
     if shown:
         ratios = ratio_chart([RatioBar(g.label, g.ratio.ratio, g.ratio.low, g.ratio.high)
-                              for g in shown], groups[0].label, "ratios to the first group")
+                              for g in shown], groups[0].label, "ratios to the first group",
+                             higher_is_better=False)
     return render(request, "compare.html", groups=groups, by=by, run_ids=run_ids,
                   stored=stored, options=options, choices=choices, params=params,
                   counters=counters, chart=chart, ratios=ratios, chosen=chosen)
