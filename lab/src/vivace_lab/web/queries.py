@@ -11,6 +11,7 @@ from sqlalchemy import ColumnElement, Select, Text, func, select, type_coerce
 from sqlalchemy.orm import Session
 
 from vivace_lab.record import SUCCEEDED
+from vivace_lab.store.coltypes import to_epoch_ms
 from vivace_lab.store.info import RunInfo
 from vivace_lab.store.runs import read_run_rows, runs_query
 from vivace_lab.store.schema import Cluster, Counter, Job, MetricSampleRow, Run, RunConfig, Study
@@ -248,8 +249,6 @@ def configurations(session: Session, workload: str) -> list[Configuration]:
 
 def run_start_ms(session: Session, run_id: int) -> int:
     """Where a run's time axis starts: the earlier of its start and its first sample's start."""
-    from vivace_lab.store.coltypes import to_epoch_ms
-
     started = to_epoch_ms(session.scalar(select(Run.started_at).where(Run.id == run_id)))
     s = MetricSampleRow
     first = session.scalar(select(func.min(s.t_ms - s.interval_s * 1000)).where(s.run_id == run_id))

@@ -3,6 +3,8 @@ and its Paraver trace."""
 
 from __future__ import annotations
 
+import json
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
@@ -63,8 +65,6 @@ def trace_row(request: Request, run_id: int) -> Response:
 
 @router.get("/runs/{run_id}/record.json")
 def record_json(request: Request, run_id: int) -> Response:
-    import json
-
     run = _run(request, run_id)
     if run.record is None:
         raise not_found(f"Run {run_id} has no run record: it failed before the driver wrote one "

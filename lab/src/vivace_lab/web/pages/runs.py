@@ -11,6 +11,7 @@ from vivace_lab.store.export import write_runs
 from vivace_lab.store.runs import read_config_values_of
 from vivace_lab.web import queries
 from vivace_lab.web.app import render, store_of
+from vivace_lab.web.errors import not_found
 from vivace_lab.web.filters import SORTS, parse_filter
 
 router = APIRouter()
@@ -35,7 +36,6 @@ def runs_page(request: Request) -> HTMLResponse:
 def runs_download(request: Request, fmt: str) -> Response:
     """Every run the filter selects (all pages), in the list's order, as the CLI exports them."""
     if fmt not in DOWNLOAD_TYPES:
-        from vivace_lab.web.errors import not_found
         raise not_found(f"no download format '{fmt}': runs.csv or runs.json")
     filt = parse_filter(request.query_params.multi_items())
     with store_of(request).reading() as session:
