@@ -17,7 +17,7 @@ WIDTH = 960
 LEFT = 76
 RIGHT = 150  # room for legends
 PANEL_HEIGHT = 96
-PANEL_GAP = 26
+PANEL_GAP = 32
 LANE_HEIGHT = 12
 TASK_COLOURS = {"MAP": "#4e79a7", "REDUCE": "#f28e2b"}
 FAILED_COLOUR = "#e15759"
@@ -138,7 +138,7 @@ def timeline_chart(x_max: float, panels: Sequence[Panel], bars: Sequence[Bar] = 
     """Optional Gantt of task attempts by lane on top, then one panel per metric, all on one x
     axis from 0 to ``x_max`` seconds."""
     lanes = max((b.lane for b in bars), default=-1) + 1
-    gantt_height = lanes * LANE_HEIGHT + 24 if lanes else 0
+    gantt_height = _gantt_rows_height(lanes) + 24 if lanes else 0
     height = int(24 + gantt_height + len(panels) * (PANEL_HEIGHT + PANEL_GAP) + 34)
     svg = Svg(WIDTH, height, label)
     x = Scale(0.0, max(x_max, 1e-3), LEFT, WIDTH - RIGHT)
@@ -167,7 +167,7 @@ def timeline_chart(x_max: float, panels: Sequence[Panel], bars: Sequence[Bar] = 
 def _gantt(layout: _Layout, bars: Sequence[Bar], lanes: int) -> None:
     svg, x = layout.svg, layout.x
     top = layout.top
-    svg.text(LEFT, top - 6, "task attempts by slot", "start", "title")
+    svg.text(LEFT + 4, top - 8, "task attempts by slot", "start", "title")
     for bar in bars:
         colour = FAILED_COLOUR if bar.failed else TASK_COLOURS.get(bar.kind, "#999")
         x0, x1 = x(bar.start), x(bar.end)
@@ -175,7 +175,7 @@ def _gantt(layout: _Layout, bars: Sequence[Bar], lanes: int) -> None:
         svg.add(f'<rect x="{x0}" y="{y}" width="{max(0.8, x1 - x0):.1f}" '
                 f'height="{LANE_HEIGHT - 2}" fill="{colour}" class="task" '
                 f'data-kind="{escape(bar.kind)}"><title>{escape(bar.label)}</title></rect>')
-    bottom = top + 12 + lanes * LANE_HEIGHT
+    bottom = top + 12 + _gantt_rows_height(lanes)
     svg.add(f'<line x1="{LEFT}" y1="{bottom}" x2="{WIDTH - RIGHT}" y2="{bottom}" class="axis"/>')
     legend = [("map", TASK_COLOURS["MAP"]), ("reduce", TASK_COLOURS["REDUCE"]),
               ("failed", FAILED_COLOUR)]
@@ -184,6 +184,11 @@ def _gantt(layout: _Layout, bars: Sequence[Bar], lanes: int) -> None:
         svg.add(f'<rect x="{WIDTH - RIGHT + 10}" y="{ly}" width="10" height="10" fill="{colour}"/>')
         svg.text(WIDTH - RIGHT + 24, ly + 9, name)
     layout.top = bottom + 24
+
+
+def _gantt_rows_height(lanes: int) -> int:
+    """The lanes' height, at least the legend's (three entries)."""
+    return max(lanes * LANE_HEIGHT, 3 * 14)
 
 
 def _panel(layout: _Layout, panel: Panel) -> None:
@@ -201,7 +206,7 @@ def _panel(layout: _Layout, panel: Panel) -> None:
                                                          if data_max > 0 else 1.0)
     y_hi = max(y_hi, data_max) if panel.y_max is None else y_hi
     y = Scale(0.0, y_hi, bottom, top)
-    svg.text(LEFT - 8, top - 6, panel.title, "start", "title")
+    svg.text(LEFT + 4, top - 8, panel.title, "start", "title")
     for tick in nice_ticks(0.0, y_hi, 4):
         py = y(tick)
         svg.add(f'<line x1="{LEFT}" y1="{py}" x2="{WIDTH - RIGHT}" y2="{py}" class="grid"/>')
