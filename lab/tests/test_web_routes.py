@@ -66,6 +66,7 @@ def test_runs_list_sorts_and_pages(client, seeded):
     second = client.get("/runs?sort=id&order=asc&per_page=5&page=2").text
     assert listed_ids(second) == [i + 5 for i in first]
     assert "page 2 of 4" in second and 'id="next-page"' in second
+    assert "past the last page (4)" in client.get("/runs?per_page=5&page=9").text
 
 
 def test_downloads_hold_exactly_the_filtered_runs(client, seeded):
