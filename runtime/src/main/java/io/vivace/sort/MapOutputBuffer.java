@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 
@@ -205,7 +206,8 @@ public final class MapOutputBuffer<K, V> {
 
   private void ensureData(int needed) {
     if (needed > data.length) {
-      long grown = Math.max((long) data.length * 2, needed);
+      // by half, not double: the buffer stays with the worker thread, so its slack is held for good
+      long grown = Math.max((long) data.length + (data.length >> 1), needed);
       data = Arrays.copyOf(data, (int) Math.min(grown, settings.limitBytes()));
       buffers.data = data;
     }
@@ -295,12 +297,23 @@ public final class MapOutputBuffer<K, V> {
   private Segment[] finishWithoutSpills() throws IOException, InterruptedException {
     sortIndex();
     SegmentCompressor compressor = compressor();
-    // raw: the records and their length headers; compressed: a guess that grows if need be
-    int capacity = compressor == null ? dataEnd + records * 2 : dataEnd / 2;
+    // raw: exactly the records and their length headers, so that the output is allocated once and
+    // never grown nor trimmed (each is a large array copy); compressed: a guess that grows if need be
+    int capacity = compressor == null ? rawSegmentBytes() : dataEnd / 2;
     PartitionedMemoryWriter out = new PartitionedMemoryWriter(settings.partitions(), capacity, compressor);
     writeSorted(out);
     out.finish();
     return keepInMemoryOrWrite(out);
+  }
+
+  /** The size of the buffered records in segment format: the bytes plus each one's length headers. */
+  private int rawSegmentBytes() {
+    long bytes = dataEnd;
+    for (int m = 0; m < records * META_INTS; m += META_INTS) {
+      bytes += WritableUtils.getVIntSize(meta[m + VALUE_START] - meta[m + KEY_START])
+          + WritableUtils.getVIntSize(meta[m + VALUE_END] - meta[m + VALUE_START]);
+    }
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 8);
   }
 
   /** The task's output in memory when the shuffle budget allows, else in one local file. */

@@ -407,6 +407,57 @@ class MapOutputBufferTest {
     output.release();
   }
 
+  /**
+   * Records as randomwriter writes them (keys up to 1,000 bytes, values up to 20,000: their length
+   * headers take several bytes each) kept in memory without a spill: the output, sized from the
+   * index up front, holds every byte and is charged exactly its size.
+   */
+  @Test
+  void longRecordsKeptInMemoryWithoutSpillSurviveByteForByte() throws Exception {
+    ShuffleMemory memory = new ShuffleMemory(LARGE);
+    MapOutputBuffer<BytesWritable, BytesWritable> buffer = buffer(BytesWritable.class, BytesWritable.class, 2,
+        LARGE, null, 3, 10, memory);
+    Random random = new Random(9);
+    Map<String, byte[]> expected = new TreeMap<>();
+    for (int i = 0; i < 500; i++) {
+      byte[] key = new byte[1 + random.nextInt(1_000)];
+      random.nextBytes(key);
+      byte[] value = new byte[random.nextInt(20_000)];
+      random.nextBytes(value);
+      expected.put(i % 2 + ":" + Arrays.toString(key), value);
+      buffer.collect(new BytesWritable(key), new BytesWritable(value), i % 2);
+    }
+    MapOutput output = buffer.finish();
+    assertTrue(allInMemory(output, true), "no spill and room in the budget: the output stays on the heap");
+    assertEquals(0, counter(TaskCounter.SPILLED_RECORDS));
+    assertEquals(output.totalBytes(), memory.used(), "the budget is charged the output's exact size");
+    RawComparator<?> raw = WritableComparator.get(BytesWritable.class);
+    Map<String, byte[]> got = new TreeMap<>();
+    for (int p = 0; p < 2; p++) {
+      byte[] previous = null;
+      try (SegmentReader reader = output.partition(p).open()) {
+        while (reader.next()) {
+          byte[] keyBytes = remaining(reader.key());
+          if (previous != null) {
+            assertTrue(compareRaw(raw, previous, keyBytes) <= 0, "keys out of order in partition " + p);
+          }
+          previous = keyBytes;
+          BytesWritable k = new BytesWritable();
+          BytesWritable v = new BytesWritable();
+          k.readFields(reader.key());
+          v.readFields(reader.value());
+          got.put(p + ":" + Arrays.toString(k.copyBytes()), v.copyBytes());
+        }
+      }
+    }
+    assertEquals(expected.keySet(), got.keySet());
+    for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+      assertArrayEquals(e.getValue(), got.get(e.getKey()), "value of " + e.getKey());
+    }
+    output.release();
+    assertEquals(0, memory.used());
+  }
+
   /** Sums the IntWritable values of each run of equal raw keys. */
   static final class SummingCombiner implements Combiner {
     int calls;
