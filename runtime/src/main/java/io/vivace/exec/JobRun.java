@@ -254,7 +254,7 @@ public final class JobRun {
       counters.findCounter(isMap ? JobCounter.TOTAL_LAUNCHED_MAPS : JobCounter.TOTAL_LAUNCHED_REDUCES)
           .increment(1);
       Map<String, Object> e = history.event("TASK_ATTEMPT_STARTED", start);
-      e.put("attemptId", attempt.id().toString());
+      e.put("attemptId", attempt.idText());
       e.put("taskType", isMap ? "MAP" : "REDUCE");
       e.put("slot", Thread.currentThread().getName());
     }
@@ -265,14 +265,16 @@ public final class JobRun {
     try {
       Object split = isMap ? submission.splits().splits()[tip.index] : null;
       MapOutput output = inJobContext(() -> TaskRunner.run(attempt, split));
-      attemptSucceeded(tip, attempt, output, start);
+      // built before taking the job's lock, which every worker's task start and end needs
+      Map<String, Map<String, Long>> historyCounters = JobHistoryWriter.counters(attempt.reporter().counters());
+      attemptSucceeded(tip, attempt, output, start, historyCounters);
     } catch (Throwable t) {
       attemptFailed(tip, attempt, t, start);
     }
   }
 
   private synchronized void attemptSucceeded(TaskInProgress tip, TaskAttempt attempt, MapOutput output,
-                                             long start) {
+                                             long start, Map<String, Map<String, Long>> historyCounters) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     long now = System.currentTimeMillis();
     tip.running = null;
@@ -282,7 +284,7 @@ public final class JobRun {
       if (output != null) {
         output.release();
       }
-      recordAttemptEnd(attempt, "KILLED", start, now, null);
+      recordAttemptEnd(attempt, "KILLED", start, now, null, historyCounters);
       countKilled(isMap);
       return;
     }
@@ -293,7 +295,7 @@ public final class JobRun {
     counters.findCounter(isMap ? JobCounter.MILLIS_MAPS : JobCounter.MILLIS_REDUCES).increment(now - start);
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
         TaskCompletionEvent.Status.SUCCEEDED, ""));
-    recordAttemptEnd(attempt, "SUCCEEDED", start, now, null);
+    recordAttemptEnd(attempt, "SUCCEEDED", start, now, null, historyCounters);
     if (isMap) {
       if (output != null) {
         env.shuffle().publish(tip.index, output);
@@ -322,7 +324,8 @@ public final class JobRun {
     tip.diagnostics.add(diagnostic);
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
         killed ? TaskCompletionEvent.Status.KILLED : TaskCompletionEvent.Status.FAILED, ""));
-    recordAttemptEnd(attempt, killed ? "KILLED" : "FAILED", start, now, diagnostic);
+    recordAttemptEnd(attempt, killed ? "KILLED" : "FAILED", start, now, diagnostic,
+        JobHistoryWriter.counters(attempt.reporter().counters()));
     if (killed) {
       countKilled(isMap);
     }
@@ -362,14 +365,15 @@ public final class JobRun {
     return text;
   }
 
-  private void recordAttemptEnd(TaskAttempt attempt, String status, long start, long end, String error) {
+  private void recordAttemptEnd(TaskAttempt attempt, String status, long start, long end, String error,
+                                Map<String, Map<String, Long>> counters) {
     Map<String, Object> e = history.event("TASK_ATTEMPT_FINISHED", end);
-    e.put("attemptId", attempt.id().toString());
+    e.put("attemptId", attempt.idText());
     e.put("taskType", attempt.id().getTaskType().name());
     e.put("status", status);
     e.put("startTime", start);
     e.put("finishTime", end);
-    e.put("counters", JobHistoryWriter.counters(attempt.reporter().counters()));
+    e.put("counters", counters);
     if (error != null) {
       e.put("error", error);
     }

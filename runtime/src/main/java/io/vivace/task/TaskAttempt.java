@@ -17,6 +17,8 @@ public final class TaskAttempt {
 
   private final TaskEnvironment env;
   private final TaskAttemptID id;
+  /** The id's text, formatted once: Hadoop formats ids with a NumberFormat on every toString(). */
+  private final String idText;
   private final JobConf conf;
   private final TaskReporter reporter = new TaskReporter();
   private final File scratchDir;
@@ -27,18 +29,24 @@ public final class TaskAttempt {
   public TaskAttempt(TaskEnvironment env, TaskAttemptID id) {
     this.env = env;
     this.id = id;
+    this.idText = id.toString();
     this.conf = TaskConf.of(env.jobConf());
     boolean isMap = id.getTaskType() == TaskType.MAP;
-    conf.set(MRJobConfig.TASK_ATTEMPT_ID, id.toString());
+    conf.set(MRJobConfig.TASK_ATTEMPT_ID, idText);
     conf.set(MRJobConfig.TASK_ID, id.getTaskID().toString());
     conf.setBoolean(MRJobConfig.TASK_ISMAP, isMap);
     conf.setInt(MRJobConfig.TASK_PARTITION, id.getTaskID().getId());
     conf.set(MRJobConfig.ID, env.jobId().toString());
-    this.scratchDir = new File(env.jobLocalDir(), id.toString());
+    this.scratchDir = new File(env.jobLocalDir(), idText);
   }
 
   public TaskAttemptID id() {
     return id;
+  }
+
+  /** {@code id().toString()}, without formatting it again. */
+  public String idText() {
+    return idText;
   }
 
   public JobConf conf() {
