@@ -3,7 +3,6 @@ package io.vivace.shuffle;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +26,7 @@ public final class PartitionedFileWriter extends PartitionedWriter implements Cl
 
   /** Segments compressed with {@code compressor}, or raw when it is null. */
   public PartitionedFileWriter(File file, int partitions, SegmentCompressor compressor) throws IOException {
-    this(file, new BufferedOutputStream(new FileOutputStream(file), WRITE_BUFFER), partitions, compressor);
+    this(file, new BufferedOutputStream(ScratchFiles.create(file), WRITE_BUFFER), partitions, compressor);
   }
 
   private PartitionedFileWriter(File file, OutputStream out, int partitions, SegmentCompressor compressor) {

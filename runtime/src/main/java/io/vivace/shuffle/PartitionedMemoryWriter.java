@@ -1,7 +1,6 @@
 package io.vivace.shuffle;
 
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -65,7 +64,7 @@ public final class PartitionedMemoryWriter extends PartitionedWriter {
 
   /** Writes the buffer to {@code file} and returns one segment per non-empty partition of it. */
   public Segment[] writeTo(File file) throws IOException {
-    try (OutputStream out = new FileOutputStream(file)) {
+    try (OutputStream out = ScratchFiles.create(file)) {
       out.write(data, 0, (int) bytes());
     } catch (IOException e) {
       file.delete();

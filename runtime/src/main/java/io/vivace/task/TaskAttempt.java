@@ -65,11 +65,8 @@ public final class TaskAttempt {
     return id.getTaskID().getId();
   }
 
-  /** The attempt's directory for spills and merges, created on first use. */
+  /** The attempt's directory for spills and merges; made by the first file written there. */
   public File scratchDir() {
-    if (!scratchDir.isDirectory() && !scratchDir.mkdirs() && !scratchDir.isDirectory()) {
-      throw new IllegalStateException("cannot create task scratch directory " + scratchDir);
-    }
     return scratchDir;
   }
 
@@ -123,6 +120,8 @@ public final class TaskAttempt {
   }
 
   public void deleteScratch() {
-    org.apache.hadoop.fs.FileUtil.fullyDelete(scratchDir);
+    if (scratchDir.exists()) {
+      org.apache.hadoop.fs.FileUtil.fullyDelete(scratchDir);
+    }
   }
 }
