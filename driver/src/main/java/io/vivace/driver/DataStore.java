@@ -22,25 +22,15 @@ final class DataStore {
     this.ctx = ctx;
   }
 
+  /** The input, reused when its marker matches, else generated anew. */
   PreparedData prepare(InputData input) throws Exception {
     Path dir = new Path(root, input.key());
     FileSystem fs = dir.getFileSystem(ctx.conf());
-    DataMarker marker = null;
-    String stale;
-    try {
-      marker = DataMarker.read(fs, dir);
-      stale = marker == null ? (fs.exists(dir) ? "it has no marker" : "it does not exist")
-          : staleness(fs, dir, input, marker);
-    } catch (IOException e) {
-      stale = "its marker is unreadable (" + e.getMessage() + ")";
+    Reusable reusable = reusable(fs, dir, input);
+    if (reusable.data() != null) {
+      return reusable.data();
     }
-    if (stale == null) {
-      ctx.progress("prepare: reusing " + dir + " (" + marker.actualBytes() + " bytes, generated on "
-          + marker.framework() + ")");
-      return new PreparedData(dir, input.requestedBytes(), marker.actualBytes(), true,
-          marker.checksum(), marker.figures());
-    }
-    ctx.progress("prepare: generating " + dir + ": " + stale);
+    ctx.progress("prepare: generating " + dir + ": " + reusable.stale());
     fs.delete(dir, true);
     long startMs = System.currentTimeMillis();
     input.generate(ctx, dir);
@@ -56,6 +46,42 @@ final class DataStore {
         .write(fs, dir);
     return new PreparedData(dir, input.requestedBytes(), actualBytes, false,
         fingerprint.checksum(), fingerprint.figures());
+  }
+
+  /**
+   * The input as an earlier prepare left it, for runs that skip the prepare phase; fails when it
+   * is not there to reuse (it is never generated here).
+   */
+  PreparedData find(InputData input) throws IOException, PhaseFailedException {
+    Path dir = new Path(root, input.key());
+    Reusable reusable = reusable(dir.getFileSystem(ctx.conf()), dir, input);
+    if (reusable.data() == null) {
+      throw new PhaseFailedException("the input " + dir + " cannot be reused: "
+          + reusable.stale() + " (run the driver with --phases prepare first)");
+    }
+    return reusable.data();
+  }
+
+  /** The reusable data, or why there is none. */
+  private record Reusable(PreparedData data, String stale) {}
+
+  private Reusable reusable(FileSystem fs, Path dir, InputData input) {
+    DataMarker marker = null;
+    String stale;
+    try {
+      marker = DataMarker.read(fs, dir);
+      stale = marker == null ? (fs.exists(dir) ? "it has no marker" : "it does not exist")
+          : staleness(fs, dir, input, marker);
+    } catch (IOException e) {
+      stale = "its marker is unreadable (" + e.getMessage() + ")";
+    }
+    if (stale != null) {
+      return new Reusable(null, stale);
+    }
+    ctx.progress("prepare: reusing " + dir + " (" + marker.actualBytes() + " bytes, generated on "
+        + marker.framework() + ")");
+    return new Reusable(new PreparedData(dir, input.requestedBytes(), marker.actualBytes(), true,
+        marker.checksum(), marker.figures()), null);
   }
 
   /** Why the marked data cannot be reused, or null when it can. */
