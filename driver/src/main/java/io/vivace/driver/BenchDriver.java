@@ -25,6 +25,7 @@ import org.apache.hadoop.util.ToolRunner;
  * BenchDriver [generic options] --workload NAME --record FILE --data-root URI --work-root URI
  *             [--param KEY=VALUE]... [--prepare-framework vivace] [--validate-framework local]
  *             [--keep-output] [--phases prepare,run,validate] [--output URI]
+ *             [--seed-data-root URI]
  * </pre>
  *
  * <p>The engine under test is {@code mapreduce.framework.name} of the configuration (generic
@@ -79,6 +80,7 @@ public final class BenchDriver extends Configured implements Tool {
     Path dataRoot;
     Path workRoot;
     Path output;
+    Path seedDataRoot;
     String framework;
     try {
       options = DriverOptions.parse(args);
@@ -94,6 +96,8 @@ public final class BenchDriver extends Configured implements Tool {
       dataRoot = qualify(conf, "--data-root", options.dataRoot());
       workRoot = qualify(conf, "--work-root", options.workRoot());
       output = options.output() == null ? null : qualify(conf, "--output", options.output());
+      seedDataRoot = options.seedDataRoot() == null ? null
+          : qualify(conf, "--seed-data-root", options.seedDataRoot());
       if (output != null && !workload.writesOutput()) {
         throw new UsageException(workload.name() + " writes no output: --output does not apply");
       }
@@ -107,7 +111,8 @@ public final class BenchDriver extends Configured implements Tool {
     frameworks.put(Phase.PREPARE, options.prepareFramework());
     frameworks.put(Phase.RUN, framework);
     frameworks.put(Phase.VALIDATE, options.validateFramework());
-    return execute(conf, options, workload, frameworks, dataRoot, workRoot, output);
+    return execute(conf, options, workload, frameworks, new DataRoots(dataRoot, seedDataRoot),
+        workRoot, output);
   }
 
   private static Path qualify(Configuration conf, String option, String uri)
@@ -121,7 +126,8 @@ public final class BenchDriver extends Configured implements Tool {
   }
 
   private int execute(Configuration conf, DriverOptions options, Workload workload,
-      Map<Phase, String> frameworks, Path dataRoot, Path workRoot, Path output) {
+      Map<Phase, String> frameworks, DataRoots roots, Path workRoot, Path output) {
+    Path dataRoot = roots.root();
     Set<Phase> phases = options.phases();
     Progress.line(workload.name() + " " + workload.params().asText() + ": " + phases.stream()
         .map(p -> p.label() + " on " + frameworks.get(p)).collect(Collectors.joining(", "))
@@ -133,7 +139,7 @@ public final class BenchDriver extends Configured implements Tool {
     try {
       InputData input = workload.input();
       if (input != null) {
-        DataStore store = new DataStore(dataRoot, frameworks.get(Phase.PREPARE), ctx);
+        DataStore store = new DataStore(roots, frameworks.get(Phase.PREPARE), ctx);
         ctx.setData(phases.contains(Phase.PREPARE) ? store.prepare(input) : store.find(input));
       }
       if (phases.contains(Phase.RUN)) {

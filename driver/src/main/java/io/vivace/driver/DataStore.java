@@ -2,6 +2,7 @@ package io.vivace.driver;
 
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -13,22 +14,31 @@ import org.apache.hadoop.fs.Path;
 final class DataStore {
 
   private final Path root;
+  private final Path seedRoot;
   private final String framework;
   private final WorkloadContext ctx;
 
-  DataStore(Path root, String framework, WorkloadContext ctx) {
-    this.root = root;
+  DataStore(DataRoots roots, String framework, WorkloadContext ctx) {
+    this.root = roots.root();
+    this.seedRoot = roots.seed();
     this.framework = framework;
     this.ctx = ctx;
   }
 
-  /** The input, reused when its marker matches, else generated anew. */
+  /**
+   * The input, reused when its marker matches, else copied from the seed root when that holds it
+   * with a matching marker, else generated anew.
+   */
   PreparedData prepare(InputData input) throws Exception {
     Path dir = new Path(root, input.key());
     FileSystem fs = dir.getFileSystem(ctx.conf());
     Reusable reusable = reusable(fs, dir, input);
     if (reusable.data() != null) {
-      return reusable.data();
+      return reused(reusable);
+    }
+    PreparedData copied = copyFromSeed(input, fs, dir, reusable.stale());
+    if (copied != null) {
+      return copied;
     }
     ctx.progress("prepare: generating " + dir + ": " + reusable.stale());
     fs.delete(dir, true);
@@ -59,11 +69,45 @@ final class DataStore {
       throw new PhaseFailedException("the input " + dir + " cannot be reused: "
           + reusable.stale() + " (run the driver with --phases prepare first)");
     }
+    return reused(reusable);
+  }
+
+  private PreparedData reused(Reusable reusable) {
+    ctx.progress("prepare: reusing " + reusable.data().path() + " (" + reusable.generatedBy()
+        + ")");
     return reusable.data();
   }
 
+  /**
+   * The seed root's copy of the input copied to {@code dir}, marker included, so that every
+   * engine reads the same bytes whatever its file system; null when the seed root has none.
+   */
+  private PreparedData copyFromSeed(InputData input, FileSystem fs, Path dir, String stale)
+      throws IOException, PhaseFailedException {
+    if (seedRoot == null) {
+      return null;
+    }
+    Path seedDir = new Path(seedRoot, input.key());
+    FileSystem seedFs = seedDir.getFileSystem(ctx.conf());
+    Reusable seed = reusable(seedFs, seedDir, input);
+    if (seed.data() == null) {
+      ctx.progress("prepare: not copying " + seedDir + ": " + seed.stale());
+      return null;
+    }
+    ctx.progress("prepare: copying " + seedDir + " to " + dir + ": " + stale);
+    fs.delete(dir, true);
+    FileUtil.copy(seedFs, seedDir, fs, dir, false, ctx.conf());
+    Reusable copy = reusable(fs, dir, input);
+    if (copy.data() == null) {
+      throw new PhaseFailedException("the copy of " + seedDir + " in " + dir + ": " + copy.stale());
+    }
+    PreparedData data = copy.data();
+    return new PreparedData(data.path(), data.requestedBytes(), data.actualBytes(), false,
+        data.checksum(), data.figures());
+  }
+
   /** The reusable data, or why there is none. */
-  private record Reusable(PreparedData data, String stale) {}
+  private record Reusable(PreparedData data, String stale, String generatedBy) {}
 
   private Reusable reusable(FileSystem fs, Path dir, InputData input) {
     DataMarker marker = null;
@@ -76,12 +120,11 @@ final class DataStore {
       stale = "its marker is unreadable (" + e.getMessage() + ")";
     }
     if (stale != null) {
-      return new Reusable(null, stale);
+      return new Reusable(null, stale, null);
     }
-    ctx.progress("prepare: reusing " + dir + " (" + marker.actualBytes() + " bytes, generated on "
-        + marker.framework() + ")");
     return new Reusable(new PreparedData(dir, input.requestedBytes(), marker.actualBytes(), true,
-        marker.checksum(), marker.figures()), null);
+        marker.checksum(), marker.figures()), null,
+        marker.actualBytes() + " bytes, generated on " + marker.framework());
   }
 
   /** Why the marked data cannot be reused, or null when it can. */

@@ -12,7 +12,7 @@ import java.util.Set;
 /** The bench driver's own command line, after Hadoop's generic options. */
 record DriverOptions(String workload, Path record, String dataRoot, String workRoot,
     Map<String, String> params, String prepareFramework, String validateFramework,
-    boolean keepOutput, Set<Phase> phases, String output, boolean help) {
+    boolean keepOutput, Set<Phase> phases, String output, String seedDataRoot, boolean help) {
 
   static final String DEFAULT_PREPARE_FRAMEWORK = "vivace";
   static final String DEFAULT_VALIDATE_FRAMEWORK = "local";
@@ -22,12 +22,13 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
       "         --work-root URI [--param KEY=VALUE]... [--prepare-framework "
           + DEFAULT_PREPARE_FRAMEWORK + "]",
       "         [--validate-framework " + DEFAULT_VALIDATE_FRAMEWORK + "] [--keep-output]",
-      "         [--phases prepare,run,validate] [--output URI]",
+      "         [--phases prepare,run,validate] [--output URI] [--seed-data-root URI]",
       "Runs one workload (prepare, run, validate) and writes its run record (docs/run-record.md)",
       "to FILE. The run phase uses mapreduce.framework.name; input is generated under the data",
       "root and reused; outputs go under the work root and are removed unless --keep-output.",
       "--phases runs only the phases named (without prepare, the input must already be there);",
       "--output validates an output another system wrote (with validate, without run).",
+      "--seed-data-root: input prepared there (say on file://) is copied, not generated anew.",
       "Generic options (-D key=value, -conf FILE, -fs URI) come first.",
       "Workloads: " + String.join(", ", io.vivace.driver.workloads.Workloads.names()) + ".",
       "Exit status: 0 succeeded, 1 failed (record written), 2 bad usage (no record).");
@@ -43,6 +44,7 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
     boolean keepOutput = false;
     Set<Phase> phases = EnumSet.allOf(Phase.class);
     String output = null;
+    String seedDataRoot = null;
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       switch (option) {
@@ -56,9 +58,10 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
         case "--keep-output" -> keepOutput = true;
         case "--phases" -> phases = phases(value(args, ++i, option));
         case "--output" -> output = value(args, ++i, option);
+        case "--seed-data-root" -> seedDataRoot = value(args, ++i, option);
         case "--help", "-h" -> {
           return new DriverOptions(null, null, null, null, Map.of(), null, null, false,
-              Set.of(), null, true);
+              Set.of(), null, null, true);
         }
         default -> throw new UsageException("unknown option: " + option
             + (option.startsWith("-D") || option.equals("-conf")
@@ -80,7 +83,7 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
     }
     return new DriverOptions(workload, record, dataRoot, workRoot,
         Collections.unmodifiableMap(params), prepareFramework, validateFramework, keepOutput,
-        Collections.unmodifiableSet(phases), output, false);
+        Collections.unmodifiableSet(phases), output, seedDataRoot, false);
   }
 
   /** A comma-separated list of phase names, e.g. {@code prepare,validate}. */

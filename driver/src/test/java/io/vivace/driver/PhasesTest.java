@@ -133,6 +133,30 @@ class PhasesTest {
   }
 
   /** The output's files without Hadoop's checksum files, as a system without them writes it. */
+  @Test
+  void inputCopiedFromTheSeedRootRatherThanGenerated() throws Exception {
+    DriverRun.Result seeded = drive("seed", "wordcount", "--param", "bytes=20000",
+        "--phases", "prepare");
+    assertEquals(BenchDriver.SUCCEEDED, seeded.exitCode(), seeded.describe());
+    Path seedRoot = data;
+    data = scratch.resolve("elsewhere-data");
+    for (String run : List.of("copied", "reused")) {
+      DriverRun.Result result = drive(run, "wordcount", "--param", "bytes=20000", "--phases",
+          "prepare", "--seed-data-root", seedRoot.toUri().toString());
+      assertEquals(BenchDriver.SUCCEEDED, result.exitCode(), result.describe());
+      JsonNode copy = result.record().get("data");
+      assertEquals(seeded.record().at("/data/checksum"), copy.get("checksum"));
+      assertEquals(seeded.record().at("/data/actual_bytes"), copy.get("actual_bytes"));
+      assertTrue(copy.get("path").asText().contains("/elsewhere-data/"), copy.toString());
+      assertEquals(run.equals("reused"), copy.get("reused").asBoolean(), copy.toString());
+      assertEquals(run.equals("copied"), result.stderr().contains("prepare: copying "),
+          result.stderr());
+    }
+    assertTrue(RecordChecks.jobs(
+        drive("check", "wordcount", "--param", "bytes=20000").record(), "prepare").isEmpty(),
+        "the copy's marker lets a full run reuse it");
+  }
+
   private static Path copyOutput(Path from, Path to) throws Exception {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {
