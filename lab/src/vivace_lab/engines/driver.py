@@ -37,6 +37,10 @@ class DriverEngine(Engine):
     def work_root(self, run_dir: Path) -> str:
         return (run_dir / "output").resolve().as_uri()
 
+    def prepare_options(self, planned: PlannedRun, run_dir: Path, settings: RunSettings) -> list[str]:
+        """Driver options for the input, found or made before the run (not timed, not sampled)."""
+        return []
+
     def extra_sampled_pids(self) -> list[int]:
         """Processes outside the driver's tree that do this engine's work."""
         return []
@@ -45,7 +49,8 @@ class DriverEngine(Engine):
         run_dir.mkdir(parents=True, exist_ok=True)
         record_path = run_dir / "record.json"
         log_path = run_dir / "driver.log"
-        command = self._command(planned, run_dir, record_path, settings)
+        command = [*self._command(planned, run_dir, record_path, settings),
+                   *self.prepare_options(planned, run_dir, settings)]
         started_ms = _now_ms()
         exit_code, samples = run_sampled(command, log_path, run_dir, driver_env(settings),
                                          self.extra_sampled_pids(), settings.sample_interval_s)
