@@ -13,8 +13,6 @@ from vivace_lab.plan.spec import parse_spec
 from vivace_lab.plan.yaml_source import SpecError
 from vivace_lab.record import FAILED, SUCCEEDED
 
-pytest.importorskip("pyspark", reason="the spark extra is not installed")
-
 
 @pytest.fixture(scope="module")
 def settings(tmp_path_factory) -> RunSettings:
@@ -113,3 +111,10 @@ def test_a_study_giving_an_engine_keys_of_the_other_is_rejected(engines, key, va
         parse_spec(SPEC.format(engines=engines, key=key, value=value), "s.yaml", keys)
     spec = parse_spec(SPEC.format(engines="[spark]", key="spark.master", value="'local[1]'"), "s.yaml", keys)
     assert spec.grid_points == ({"spark.master": "local[1]"},)
+
+
+def test_a_study_giving_spark_a_workload_it_does_not_run_is_rejected():
+    spec = "name: s\nengines: [vivace, spark]\nworkloads:\n  - sort: {bytes: 1000}\n"
+    with pytest.raises(SpecError, match=r"s\.yaml:4: engine 'spark' does not run sort "
+                                        r"\(it runs: sleep, terasort, wordcount\)"):
+        parse_spec(spec, "s.yaml", HadoopKeys({}))

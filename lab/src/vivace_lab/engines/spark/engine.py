@@ -126,7 +126,6 @@ def _merge(planned: PlannedRun, prepared: dict, ran: dict, validated: dict | Non
     if validation is None:
         validation = {"status": "SKIPPED", "detail": f"the {failure['phase']} phase failed",
                       "output_checksum": None, "output_bytes": None}
-    driver_jobs = lambda record, phase: [j for j in (record or {}).get("jobs", []) if j.get("phase") == phase]
     return {
         "record_version": prepared.get("record_version", 1), "workload": planned.workload,
         "params": prepared.get("params", dict(planned.params)), "framework": FRAMEWORK,
@@ -137,9 +136,12 @@ def _merge(planned: PlannedRun, prepared: dict, ran: dict, validated: dict | Non
         "status": "SUCCEEDED" if failure is None else "FAILED", "failure": failure,
         "started_ms": ran.get("started_ms"), "finished_ms": ran.get("finished_ms"),
         "data": prepared.get("data"), "validation": validation, "results": ran.get("results", {}),
-        "jobs": [*driver_jobs(prepared, "prepare"), *ran.get("jobs", []),
-                 *driver_jobs(validated, "validate")],
+        "jobs": [*_jobs_of(prepared, "prepare"), *ran.get("jobs", []), *_jobs_of(validated, "validate")],
     }
+
+
+def _jobs_of(record: dict | None, phase: str) -> list[dict]:
+    return [job for job in (record or {}).get("jobs", []) if job.get("phase") == phase]
 
 
 def _sleep_validation(planned: PlannedRun, ran: dict) -> dict[str, Any]:
