@@ -1,0 +1,63 @@
+package io.vivace.workloads.plasma;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.zip.CRC32;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.util.LineReader;
+
+/**
+ * One pass over a directory of Plasma lines, data files in name (= partition) order: the number of
+ * lines, an order-independent checksum (the sum of the lines' CRC32s, as TeraSum does), how many
+ * are malformed, and the first place where a line sorts before the one read just before it.
+ */
+public record PlasmaScan(long lines, long checksum, long malformed, String misorder) {
+
+  public static PlasmaScan of(FileSystem fs, Path dir) throws IOException {
+    long lines = 0;
+    long checksum = 0;
+    long malformed = 0;
+    String misorder = null;
+    CRC32 crc = new CRC32();
+    Text previous = new Text();
+    Text line = new Text();
+    for (Path file : dataFiles(fs, dir)) {
+      try (FSDataInputStream in = fs.open(file)) {
+        LineReader reader = new LineReader(in);
+        while (reader.readLine(line) > 0) {
+          crc.reset();
+          crc.update(line.getBytes(), 0, line.getLength());
+          checksum += crc.getValue();
+          if (PlasmaLine.problem(line) != null) {
+            malformed++;
+          }
+          if (misorder == null && lines > 0 && line.compareTo(previous) < 0) {
+            misorder = file.getName() + " line " + lines + " sorts before the line above it";
+          }
+          previous.set(line);
+          lines++;
+        }
+      }
+    }
+    return new PlasmaScan(lines, checksum, malformed, misorder);
+  }
+
+  /** Files whose names do not start with {@code _} or {@code .}, in name order. */
+  static List<Path> dataFiles(FileSystem fs, Path dir) throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (FileStatus status : fs.listStatus(dir)) {
+      String name = status.getPath().getName();
+      if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
+        files.add(status.getPath());
+      }
+    }
+    files.sort(Comparator.comparing(Path::getName));
+    return files;
+  }
+}
