@@ -29,6 +29,7 @@ VIVACE = ROOT / "vivace"
 WORKLOADS_JAR = ROOT / "workloads" / "target" / "vivace-workloads.jar"
 SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
 LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
+PLASMA = "io.vivace.workloads.plasma."
 
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
 SYSTEMS = {
@@ -60,6 +61,9 @@ SCALES = {
     "default": (5000, 10_000_000, 256 << 20, 256 << 20),
     "large": (5000, 100_000_000, 1 << 30, 1 << 30),
 }
+
+# Optional workloads (not in the default --workloads): input bytes per scale.
+PLASMA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
 
 LATENCY_SCALES = {
     # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
@@ -113,6 +117,7 @@ class Workload:
     report: str | None = None  # JSON file (under {run}) the program writes; kept in Run.metrics
     metrics: list[Metric] = field(default_factory=list)  # table rows taken from that report
     options: list[str] = field(default_factory=list)   # generic options for both systems
+    input_bytes: int | None = None  # set: Run.metrics gets wall_s and cpu_s_per_gb (from rusage)
 
 
 # Counters read back from a run's log (the job client prints them at the end): what map output
@@ -141,6 +146,13 @@ def log(message: str) -> None:
 
 def run_process(command: list[str], env: dict[str, str], log_file: Path) -> tuple[float, float, int]:
     """Runs a command; returns (wall seconds, peak RSS in MB, exit status)."""
+    seconds, rss, status, _ = run_process_cpu(command, env, log_file)
+    return seconds, rss, status
+
+
+def run_process_cpu(command: list[str], env: dict[str, str],
+                    log_file: Path) -> tuple[float, float, int, float]:
+    """run_process, plus the CPU seconds (user + system) of the process and those it waited for."""
     with open(log_file, "wb") as out:
         start = time.monotonic()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -148,7 +160,7 @@ def run_process(command: list[str], env: dict[str, str], log_file: Path) -> tupl
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.monotonic() - start
     process.returncode = os.waitstatus_to_exitcode(status)
-    return seconds, usage.ru_maxrss / 1024.0, process.returncode
+    return seconds, usage.ru_maxrss / 1024.0, process.returncode, usage.ru_utime + usage.ru_stime
 
 
 def examples_jar() -> str:
@@ -161,8 +173,13 @@ def examples_jar() -> str:
 
 
 def vivace_jar(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
+    seconds, rss, status, _ = vivace_jar_cpu(args, system_options, env, log_file)
+    return seconds, rss, status
+
+
+def vivace_jar_cpu(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
     # Generic options must come right after the program name (or class), before its arguments.
-    return run_process([str(VIVACE), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
+    return run_process_cpu([str(VIVACE), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
 
 
 def directory_digest(path: Path) -> str:
@@ -270,7 +287,30 @@ class Bench:
                 "-D", f"mapreduce.randomwriter.bytespermap={max(sort_bytes // 8, 1 << 20)}"], sort_bytes)
             result.append(Workload("sort", f"{sort_bytes / 1e9:.2f} GB",
                                    [self.examples, "sort", "-r", "2", str(seq), "{out}"]))
+        if "plasma-sort" in chosen:
+            result.append(self.plasma_sort())
         return result
+
+    def plasma_sort(self) -> Workload:
+        """Plasma's sort into 80 partitions; wall time and CPU seconds per GB, both systems."""
+        size = PLASMA_BYTES[self.options.scale]
+        lines = self.generate(f"plasma-{size}", [str(WORKLOADS_JAR), PLASMA + "PlasmaGen",
+                                                 "-maps", "4", str(size)], size)
+        label = f"{size / 1e9:.2f} GB, 80 parts"
+        return Workload(
+            "plasma-sort", label,
+            [str(WORKLOADS_JAR), PLASMA + "PlasmaSort", "-r", "80", str(lines), "{out}"],
+            validate=lambda workload, system, out: self.plasma_validate(workload, system, lines, out),
+            input_bytes=size,
+            metrics=[Metric("plasma-sort wall", ("wall_s",), "s", False, label),
+                     Metric("plasma-sort CPU", ("cpu_s_per_gb",), "CPU s/GB", False, label)])
+
+    def plasma_validate(self, workload: Workload, system: str, lines: Path, out: Path) -> str:
+        _, _, status = vivace_jar([str(WORKLOADS_JAR), PLASMA + "PlasmaValidate", str(lines), str(out)],
+                                  SYSTEMS["vivace"], self.env, out.parent / (out.name + "-validate.log"))
+        if status != 0:
+            return f"plasmavalidate failed, see {out.parent / (out.name + '-validate.log')}"
+        return self.same_output(workload, system, out)
 
     def teravalidate(self, workload: Workload, system: str, out: Path) -> str:
         report = out.parent / (out.name + "-validate")
@@ -299,8 +339,8 @@ class Bench:
         args = [a.replace("{out}", str(out)).replace("{run}", str(run_dir))
                 for a in workload.args + workload.system_args.get(system, [])]
         extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
-        seconds, rss, status = vivace_jar(args, SYSTEMS[system] + workload.options + extra, self.env,
-                                          run_dir / "job.log")
+        seconds, rss, status, cpu = vivace_jar_cpu(args, SYSTEMS[system] + workload.options + extra,
+                                                   self.env, run_dir / "job.log")
         detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
         if status == 0 and workload.validate is not None and repeat == 0:
             detail = workload.validate(workload, system, out)
@@ -310,6 +350,8 @@ class Bench:
                 metrics = json.loads((run_dir / workload.report).read_text())
             except (OSError, ValueError) as e:
                 detail = f"no report {workload.report}: {e}"
+        if workload.input_bytes:
+            metrics = {"wall_s": seconds, "cpu_s_per_gb": cpu / (workload.input_bytes / 1e9)}
         counters = logged_counters(run_dir / "job.log") if workload.name.split("+")[0] in SHUFFLING else {}
         run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail,
                   metrics, counters)
@@ -435,8 +477,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", choices=SCALES, default="default",
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
     parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
-                        help="comma-separated subset of sleep,terasort,wordcount,sort,latency"
-                             " (latency: empty-job latency and tasks/s inside one warm JVM)")
+                        help="comma-separated subset of sleep,terasort,wordcount,sort,latency,"
+                             "plasma-sort (latency: empty-job latency and tasks/s inside one warm"
+                             " JVM; plasma-sort, not run by default: Plasma's 100-byte-line sort"
+                             " into 80 partitions, wall time and CPU seconds per GB)")
     parser.add_argument("--codecs", default="none",
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"

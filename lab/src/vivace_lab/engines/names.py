@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read")
+DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read",
+                    "plasma-sort")
 
 ENGINE_WORKLOADS: dict[str, tuple[str, ...]] = {
     "vivace": DRIVER_WORKLOADS,

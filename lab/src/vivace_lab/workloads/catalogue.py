@@ -61,6 +61,12 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in (
     Workload("sort", "randomwriter and Sort, checked by Apache's SortValidator", (
         Param("bytes", "size", 16 * MIB, 1, "bytes of random records to generate"), _maps(), _reduces(),
     )),
+    Workload("plasma-sort", "Plasma's 100-byte-line sort (65,536 distinct keys) into N partitions,"
+             " checked by plasmavalidate; reports CPU seconds per GB", (
+        Param("bytes", "size", 16 * MIB, 1, "bytes of 100-byte lines to generate"), _maps(),
+        Param("reduces", "int", 80, 1, "output partitions (the study: 80)"),
+        Param("seed", "int", 0, 0, "seed of the generator"),
+    )),
     Workload("dfsio-write", "TestDFSIO -write", (
         Param("files", "int", 2, 1, "files (one map each)"),
         Param("file_mb", "int", 8, 1, "MB per file"),

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class WorkloadRunsTest {
 
-  private static final Set<String> DETERMINISTIC_OUTPUT = Set.of("terasort", "wordcount", "sort");
+  private static final Set<String> DETERMINISTIC_OUTPUT = Set.of("terasort", "wordcount", "sort",
+      "plasma-sort");
 
   private Path scratch;
 
@@ -48,6 +49,7 @@ class WorkloadRunsTest {
       "terasort    | rows=2000 reduces=2",
       "wordcount   | bytes=200000 reduces=2",
       "sort        | bytes=200000 reduces=2",
+      "plasma-sort | bytes=200000 reduces=5",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
   })
@@ -94,6 +96,15 @@ class WorkloadRunsTest {
       assertEquals(checksum, local.at("/validation/output_checksum").asText(),
           "output checksum, vivace vs local");
       assertEquals(vivace.at("/validation/output_bytes"), local.at("/validation/output_bytes"));
+    }
+    if (workload.equals("plasma-sort")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        JsonNode cpu = record.at("/results/cpu");
+        assertTrue(cpu.get("cpu_s").asDouble() > 0 && cpu.get("wall_s").asDouble() > 0,
+            cpu.toString());
+        assertEquals(cpu.get("cpu_s").asDouble() / 200_000 * 1e9,
+            cpu.get("cpu_s_per_gb").asDouble(), 1e-6, cpu.toString());
+      }
     }
     if (workload.startsWith("dfsio")) {
       for (JsonNode record : List.of(vivace, local)) {

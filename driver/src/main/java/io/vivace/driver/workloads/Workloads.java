@@ -18,6 +18,7 @@ public final class Workloads {
       new Type(TeraSortWorkload.NAME, TeraSortWorkload.PARAMS, TeraSortWorkload::new),
       new Type(WordCountWorkload.NAME, WordCountWorkload.PARAMS, WordCountWorkload::new),
       new Type(SortWorkload.NAME, SortWorkload.PARAMS, SortWorkload::new),
+      new Type(PlasmaSortWorkload.NAME, PlasmaSortWorkload.PARAMS, PlasmaSortWorkload::new),
       new Type(DfsIoWriteWorkload.NAME, DfsIo.PARAMS, DfsIoWriteWorkload::new),
       new Type(DfsIoReadWorkload.NAME, DfsIo.PARAMS, DfsIoReadWorkload::new));
 
