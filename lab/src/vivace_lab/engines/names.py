@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read",
-                    "plasma-sort")
+                    "plasma-sort", "finra-query", "finra-concurrency")
 
 ENGINE_WORKLOADS: dict[str, tuple[str, ...]] = {
     "vivace": DRIVER_WORKLOADS,

@@ -67,6 +67,20 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in (
         Param("reduces", "int", 80, 1, "output partitions (the study: 80)"),
         Param("seed", "int", 0, 0, "seed of the generator"),
     )),
+    Workload("finra-query", "FINRA audit-trail query ('XLP' over the day, sorted by time) on the"
+             " generated share-order table, checked against a single-process filter", (
+        Param("bytes", "size", 16 * MIB, 1, "bytes of share-order rows to generate"), _maps(),
+        Param("seed", "int", 0, 0, "seed of the generator"),
+    )),
+    Workload("finra-concurrency", "the FINRA query alone, then N streams of queries with think"
+             " time; results.finra: isolated and mean concurrent time and their ratio", (
+        Param("bytes", "size", 16 * MIB, 1, "bytes of share-order rows to generate"), _maps(),
+        Param("seed", "int", 0, 0, "seed of the generator"),
+        Param("streams", "int", 5, 1, "concurrent query streams (the study: 1 and 5)"),
+        Param("queries", "int", 2, 1, "queries per stream"),
+        Param("think_pct", "int", 10, 0, "think time between a stream's queries, % of the"
+              " isolated query time (the study: 10)"),
+    )),
     Workload("dfsio-write", "TestDFSIO -write", (
         Param("files", "int", 2, 1, "files (one map each)"),
         Param("file_mb", "int", 8, 1, "MB per file"),

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class WorkloadRunsTest {
 
   private static final Set<String> DETERMINISTIC_OUTPUT = Set.of("terasort", "wordcount", "sort",
-      "plasma-sort");
+      "plasma-sort", "finra-query", "finra-concurrency");
 
   private Path scratch;
 
@@ -50,6 +50,8 @@ class WorkloadRunsTest {
       "wordcount   | bytes=200000 reduces=2",
       "sort        | bytes=200000 reduces=2",
       "plasma-sort | bytes=200000 reduces=5",
+      "finra-query | bytes=300000",
+      "finra-concurrency | bytes=100000 streams=2 queries=2",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
   })
@@ -104,6 +106,15 @@ class WorkloadRunsTest {
             cpu.toString());
         assertEquals(cpu.get("cpu_s").asDouble() / 200_000 * 1e9,
             cpu.get("cpu_s_per_gb").asDouble(), 1e-6, cpu.toString());
+      }
+    }
+    if (workload.equals("finra-concurrency")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        JsonNode finra = record.at("/results/finra");
+        assertEquals(4, finra.get("queries").asInt(), finra.toString());
+        assertEquals(finra.get("concurrent_mean_s").asDouble() / finra.get("isolated_s").asDouble(),
+            finra.get("ratio").asDouble(), 1e-9, finra.toString());
+        assertEquals(5, RecordChecks.jobs(record, "run").size(), "isolated + 2 x 2 queries");
       }
     }
     if (workload.startsWith("dfsio")) {
