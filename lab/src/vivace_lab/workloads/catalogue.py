@@ -76,6 +76,7 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in (
              " time; results.finra: isolated and mean concurrent time and their ratio", (
         Param("bytes", "size", 16 * MIB, 1, "bytes of share-order rows to generate"), _maps(),
         Param("seed", "int", 0, 0, "seed of the generator"),
+        Param("isolated", "int", 3, 1, "runs of the query alone (the isolated time: their median)"),
         Param("streams", "int", 5, 1, "concurrent query streams (the study: 1 and 5)"),
         Param("queries", "int", 2, 1, "queries per stream"),
         Param("think_pct", "int", 10, 0, "think time between a stream's queries, % of the"

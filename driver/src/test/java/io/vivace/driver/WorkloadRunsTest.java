@@ -114,7 +114,7 @@ class WorkloadRunsTest {
         assertEquals(4, finra.get("queries").asInt(), finra.toString());
         assertEquals(finra.get("concurrent_mean_s").asDouble() / finra.get("isolated_s").asDouble(),
             finra.get("ratio").asDouble(), 1e-9, finra.toString());
-        assertEquals(5, RecordChecks.jobs(record, "run").size(), "isolated + 2 x 2 queries");
+        assertEquals(7, RecordChecks.jobs(record, "run").size(), "3 isolated + 2 x 2 queries");
       }
     }
     if (workload.startsWith("dfsio")) {

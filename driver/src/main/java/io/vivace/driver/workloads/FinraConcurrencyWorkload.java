@@ -17,8 +17,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The FINRA study's concurrency test ({@link FinraConcurrency}): the query alone, then {@code
- * streams} streams of {@code queries} queries each with {@code think_pct}% of the isolated time
+ * The FINRA study's concurrency test ({@link FinraConcurrency}): the query {@code isolated} times
+ * alone (the isolated time is their median), then {@code streams} streams of {@code queries} queries each with {@code think_pct}% of the isolated time
  * between them. Puts the isolated time, the mean time under concurrency and their ratio into
  * {@code results.finra}; every query's output must equal the single-process filter's.
  */
@@ -26,7 +26,7 @@ final class FinraConcurrencyWorkload extends ParamsWorkload {
 
   static final String NAME = "finra-concurrency";
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1), Param.of("maps", 2, 1),
-      Param.of("seed", 0, 0), Param.of("streams", 5, 1), Param.of("queries", 2, 1),
+      Param.of("seed", 0, 0), Param.of("isolated", 3, 1), Param.of("streams", 5, 1), Param.of("queries", 2, 1),
       Param.of("think_pct", 10, 0));
 
   private Path outputs;
@@ -46,6 +46,7 @@ final class FinraConcurrencyWorkload extends ParamsWorkload {
     java.nio.file.Path report = Files.createTempFile("finra-concurrency", ".json");
     try {
       ctx.runTool(Phase.RUN, "finraconcurrency", new FinraConcurrency(), Map.of(),
+          "-isolated", Long.toString(params.get("isolated")),
           "-streams", Long.toString(params.get("streams")),
           "-queries", Long.toString(params.get("queries")),
           "-think-pct", Long.toString(params.get("think_pct")),
@@ -58,7 +59,7 @@ final class FinraConcurrencyWorkload extends ParamsWorkload {
 
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
-    Path isolated = new Path(outputs, "isolated");
+    Path isolated = new Path(outputs, "isolated-0");
     Validation reference = FinraQueryWorkload.againstReference(ctx, isolated);
     if (reference.status() != Validation.Status.PASSED) {
       return reference;
@@ -73,7 +74,7 @@ final class FinraConcurrencyWorkload extends ParamsWorkload {
             reference.outputBytes());
       }
     }
-    long expected = 1 + params.get("streams") * params.get("queries");
+    long expected = params.get("isolated") + params.get("streams") * params.get("queries");
     if (queries.length != expected) {
       return Validation.failed("finraconcurrency: " + queries.length + " query outputs, expected "
           + expected, reference.outputChecksum(), reference.outputBytes());

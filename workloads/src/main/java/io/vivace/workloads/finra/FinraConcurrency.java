@@ -17,25 +17,25 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
- * The FINRA study's concurrency test: the query ({@link FinraQuery}) once alone, then {@code N}
- * streams at once, each issuing queries one after another with a think time of a fraction of the
+ * The FINRA study's concurrency test: the query ({@link FinraQuery}) {@code I} times alone, one
+ * after another (the isolated time is their median), then {@code N} streams at once, each issuing queries one after another with a think time of a fraction of the
  * isolated time between them, for {@code Q} queries each or until {@code D} seconds have passed
  * (a query started before then runs to its end). Prints and writes ({@code -json}) the isolated
  * time, the mean time under concurrency and their ratio ({@link ConcurrencySummary}). Query {@code
- * j} of stream {@code i} writes to {@code OUTROOT/s<i>-q<j>}, the isolated one to {@code
- * OUTROOT/isolated}.
+ * j} of stream {@code i} writes to {@code OUTROOT/s<i>-q<j>}, isolated run {@code k} to {@code
+ * OUTROOT/isolated-<k>}.
  *
  * <pre>finraconcurrency [-streams N (5)] [-queries Q (2)] [-duration-s D] [-think-pct P (10)]
- *     [-symbol PATTERN] [-from TIME] [-to TIME] [-json FILE] IN OUTROOT</pre>
+ *     [-isolated I (3)] [-symbol PATTERN] [-from TIME] [-to TIME] [-json FILE] IN OUTROOT</pre>
  */
 public class FinraConcurrency extends Configured implements Tool {
 
   static final String USAGE = "usage: finraconcurrency [-streams N (5)] [-queries Q (2)]"
-      + " [-duration-s D] [-think-pct P (10)] [-symbol PATTERN] [-from TIME] [-to TIME]"
+      + " [-duration-s D] [-think-pct P (10)] [-isolated I (3)] [-symbol PATTERN] [-from TIME] [-to TIME]"
       + " [-json FILE] IN OUTROOT";
 
   /** How many queries each stream issues: a count, or as many as start within a duration. */
-  record Plan(int streams, long queries, long durationMs, double thinkFraction) {
+  record Plan(int isolated, int streams, long queries, long durationMs, double thinkFraction) {
     boolean another(int issued, long startedNanos) {
       if (durationMs > 0) {
         return (System.nanoTime() - startedNanos) / 1_000_000 < durationMs;
@@ -55,7 +55,8 @@ public class FinraConcurrency extends Configured implements Tool {
     String json;
     try {
       query = QueryArgs.parse(args, 2);
-      plan = new Plan((int) query.longOption("streams", 5, 1), query.longOption("queries", 2, 1),
+      plan = new Plan((int) query.longOption("isolated", 3, 1),
+          (int) query.longOption("streams", 5, 1), query.longOption("queries", 2, 1),
           query.longOption("duration-s", 0, 0) * 1000,
           query.longOption("think-pct", 10, 0) / 100.0);
       json = query.options().remove("json");
@@ -79,8 +80,12 @@ public class FinraConcurrency extends Configured implements Tool {
   /** Runs the isolated query and then the streams; throws if any query fails. */
   public ConcurrencySummary measure(QueryFilter filter, Plan plan, Path in, Path root)
       throws IOException, InterruptedException {
-    long isolatedMs = timedQuery(filter, in, new Path(root, "isolated"));
-    long thinkMs = ConcurrencySummary.thinkMs(isolatedMs, plan.thinkFraction());
+    List<Long> isolatedMs = new ArrayList<>();
+    for (int k = 0; k < plan.isolated(); k++) {
+      isolatedMs.add(timedQuery(filter, in, new Path(root, "isolated-" + k)));
+    }
+    long thinkMs = ConcurrencySummary.thinkMs(ConcurrencySummary.median(isolatedMs),
+        plan.thinkFraction());
     ExecutorService pool = Executors.newFixedThreadPool(plan.streams());
     try {
       List<Future<List<Long>>> streams = new ArrayList<>();

@@ -126,13 +126,15 @@ class FinraTest {
     assertEquals(0, TestJobs.run(conf, new FinraGen(), "-maps", "2", "100000", in.toString()));
     Path json = tmp.resolve("report.json");
 
-    assertEquals(0, TestJobs.run(conf, new FinraConcurrency(), "-streams", "3", "-queries", "2",
+    assertEquals(0, TestJobs.run(conf, new FinraConcurrency(), "-isolated", "2", "-streams", "3",
+        "-queries", "2",
         "-think-pct", "10", "-json", json.toString(), in.toString(),
         tmp.resolve("out").toString()));
 
     List<String> expected = FinraReference.select(FileSystem.getLocal(conf),
         new org.apache.hadoop.fs.Path(in.toUri()), QueryFilter.study());
-    assertEquals(expected, TestJobs.lines(tmp.resolve("out/isolated")));
+    assertEquals(expected, TestJobs.lines(tmp.resolve("out/isolated-0")));
+    assertEquals(expected, TestJobs.lines(tmp.resolve("out/isolated-1")));
     for (int stream = 0; stream < 3; stream++) {
       for (int query = 0; query < 2; query++) {
         assertEquals(expected, TestJobs.lines(tmp.resolve("out/s" + stream + "-q" + query)));
