@@ -30,6 +30,7 @@ WORKLOADS_JAR = ROOT / "workloads" / "target" / "vivace-workloads.jar"
 SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
 LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
 PLASMA = "io.vivace.workloads.plasma."
+FINRA = "io.vivace.workloads.finra."
 
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
 SYSTEMS = {
@@ -64,6 +65,7 @@ SCALES = {
 
 # Optional workloads (not in the default --workloads): input bytes per scale.
 PLASMA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
+FINRA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
 
 LATENCY_SCALES = {
     # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
@@ -289,6 +291,31 @@ class Bench:
                                    [self.examples, "sort", "-r", "2", str(seq), "{out}"]))
         if "plasma-sort" in chosen:
             result.append(self.plasma_sort())
+        if "finra-query" in chosen or "finra-concurrency" in chosen:
+            result.extend(self.finra(chosen))
+        return result
+
+    def finra(self, chosen: set[str]) -> list[Workload]:
+        """The FINRA query alone, and the concurrency runner (5 streams x 2 queries, 10% think)."""
+        size = FINRA_BYTES[self.options.scale]
+        rows = self.generate(f"finra-{size}", [str(WORKLOADS_JAR), FINRA + "FinraGen", "-maps", "4",
+                                               str(size)], size)
+        label = f"{size / 1e9:.2f} GB"
+        result = []
+        if "finra-query" in chosen:
+            result.append(Workload("finra-query", label,
+                                   [str(WORKLOADS_JAR), FINRA + "FinraQuery", str(rows), "{out}"],
+                                   validate=self.same_output))
+        if "finra-concurrency" in chosen:
+            streams = f"{label}, 5 streams x 2"
+            result.append(Workload(
+                "finra-concurrency", streams,
+                [str(WORKLOADS_JAR), FINRA + "FinraConcurrency", "-streams", "5", "-queries", "2",
+                 "-think-pct", "10", "-json", "{run}/finra.json", str(rows), "{out}"],
+                report="finra.json",
+                metrics=[Metric("finra isolated", ("isolated_s",), "s", False, streams),
+                         Metric("finra concurrent", ("concurrent_mean_s",), "s", False, streams),
+                         Metric("finra conc/isol", ("ratio",), "ratio", False, streams)]))
         return result
 
     def plasma_sort(self) -> Workload:
@@ -478,9 +505,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
     parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
                         help="comma-separated subset of sleep,terasort,wordcount,sort,latency,"
-                             "plasma-sort (latency: empty-job latency and tasks/s inside one warm"
-                             " JVM; plasma-sort, not run by default: Plasma's 100-byte-line sort"
-                             " into 80 partitions, wall time and CPU seconds per GB)")
+                             "plasma-sort,finra-query,finra-concurrency (latency: empty-job latency"
+                             " and tasks/s inside one warm JVM; not run by default: plasma-sort,"
+                             " Plasma's 100-byte-line sort into 80 partitions, wall time and CPU"
+                             " seconds per GB; finra-query, the audit-trail query alone;"
+                             " finra-concurrency, the query alone then 5 streams x 2 queries with"
+                             " 10%% think time: isolated and mean concurrent time and their ratio)")
     parser.add_argument("--codecs", default="none",
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"

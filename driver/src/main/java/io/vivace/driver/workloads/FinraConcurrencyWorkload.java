@@ -52,6 +52,7 @@ final class FinraConcurrencyWorkload extends ParamsWorkload {
           "-think-pct", Long.toString(params.get("think_pct")),
           "-json", report.toString(), ctx.data().path().toString(), outputs.toString());
       ctx.putResult("finra", new ObjectMapper().readValue(report.toFile(), Map.class));
+      LustreResults.put(ctx, outputs);
     } finally {
       Files.deleteIfExists(report);
     }

@@ -48,6 +48,7 @@ final class FinraQueryWorkload extends ParamsWorkload {
     output = ctx.workPath("finra-query-out");
     ctx.runTool(Phase.RUN, "finraquery", new FinraQuery(), Map.of(),
         ctx.data().path().toString(), output.toString());
+    LustreResults.put(ctx, output);
   }
 
   @Override

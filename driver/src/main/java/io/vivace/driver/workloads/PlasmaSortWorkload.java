@@ -51,6 +51,7 @@ final class PlasmaSortWorkload extends ParamsWorkload {
         Long.toString(params.get("reduces")), ctx.data().path().toString(), output.toString());
     ctx.putResult("cpu", cpuFigures(processCpuNanos() - cpuBefore, System.nanoTime() - start,
         ctx.data().actualBytes()));
+    LustreResults.put(ctx, output);
   }
 
   @Override
