@@ -31,6 +31,7 @@ SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
 LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
 PLASMA = "io.vivace.workloads.plasma."
 FINRA = "io.vivace.workloads.finra."
+KMEANS = "io.vivace.workloads.kmeans."
 
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
 SYSTEMS = {
@@ -66,6 +67,7 @@ SCALES = {
 # Optional workloads (not in the default --workloads): input bytes per scale.
 PLASMA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
 FINRA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
+KMEANS_PROFILES = {"tiny": "tiny", "default": "small", "large": "large"}  # HiBench's profiles
 
 LATENCY_SCALES = {
     # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
@@ -291,6 +293,13 @@ class Bench:
                                    [self.examples, "sort", "-r", "2", str(seq), "{out}"]))
         if "plasma-sort" in chosen:
             result.append(self.plasma_sort())
+        if "kmeans" in chosen:
+            profile = KMEANS_PROFILES[self.options.scale]
+            points = self.generate(f"kmeans-{profile}", [str(WORKLOADS_JAR), KMEANS + "KMeansGen",
+                                                          "-profile", profile, "-maps", "4"])
+            result.append(Workload("kmeans", f"HiBench {profile}, 5 iterations",
+                                   [str(WORKLOADS_JAR), KMEANS + "KMeans", "-k", "10", "-iterations",
+                                    "5", "-converge-dist", "0", str(points), "{out}"]))
         if "finra-query" in chosen or "finra-concurrency" in chosen:
             result.extend(self.finra(chosen))
         return result
@@ -505,12 +514,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
     parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
                         help="comma-separated subset of sleep,terasort,wordcount,sort,latency,"
-                             "plasma-sort,finra-query,finra-concurrency (latency: empty-job latency"
+                             "plasma-sort,finra-query,finra-concurrency,kmeans (latency: empty-job latency"
                              " and tasks/s inside one warm JVM; not run by default: plasma-sort,"
                              " Plasma's 100-byte-line sort into 80 partitions, wall time and CPU"
                              " seconds per GB; finra-query, the audit-trail query alone;"
                              " finra-concurrency, the query alone then 5 streams x 2 queries with"
-                             " 10%% think time: isolated and mean concurrent time and their ratio)")
+                             " 10%% think time: isolated and mean concurrent time and their ratio;"
+                             " kmeans, 5 iterations on HiBench's tiny/small/large profile)")
     parser.add_argument("--codecs", default="none",
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"

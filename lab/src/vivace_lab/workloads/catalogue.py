@@ -82,6 +82,18 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in (
         Param("think_pct", "int", 10, 0, "think time between a stream's queries, % of the"
               " isolated query time (the study: 10)"),
     )),
+    # Defaults: HiBench's tiny profile; small is samples=3000000 dims=20, large samples=20000000
+    # dims=20, huge samples=100000000 dims=20 (clusters 5, k 10, 5 iterations in all of them).
+    Workload("kmeans", "K-means, one job per iteration, on points around Gaussian clusters;"
+             " checked against a single-process K-means up to 200,000 points", (
+        Param("samples", "int", 30_000, 1, "points to generate"),
+        Param("dims", "int", 3, 1, "dimensions of a point"),
+        Param("clusters", "int", 5, 1, "Gaussian clusters the points are drawn around"),
+        Param("k", "int", 10, 1, "centroids"),
+        Param("iterations", "int", 5, 1, "iterations (jobs) at most"),
+        Param("converge_milli", "int", 500, 0, "stop once no centroid moves more (1/1000 units)"),
+        _maps(), Param("seed", "int", 0, 0, "seed of the generator"),
+    )),
     Workload("dfsio-write", "TestDFSIO -write", (
         Param("files", "int", 2, 1, "files (one map each)"),
         Param("file_mb", "int", 8, 1, "MB per file"),

@@ -51,6 +51,7 @@ class WorkloadRunsTest {
       "sort        | bytes=200000 reduces=2",
       "plasma-sort | bytes=200000 reduces=5",
       "finra-query | bytes=300000",
+      "kmeans      | samples=3000 iterations=2",
       "finra-concurrency | bytes=100000 streams=2 queries=2",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
@@ -106,6 +107,12 @@ class WorkloadRunsTest {
             cpu.toString());
         assertEquals(cpu.get("cpu_s").asDouble() / 200_000 * 1e9,
             cpu.get("cpu_s_per_gb").asDouble(), 1e-6, cpu.toString());
+      }
+    }
+    if (workload.equals("kmeans")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        assertEquals(2, record.at("/results/kmeans/iterations").asInt(), record.toString());
+        assertEquals(2, RecordChecks.jobs(record, "run").size(), "one job per iteration");
       }
     }
     if (workload.equals("finra-concurrency")) {

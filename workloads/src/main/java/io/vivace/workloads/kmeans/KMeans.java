@@ -127,8 +127,24 @@ public class KMeans extends Configured implements Tool {
     return job;
   }
 
+  /**
+   * What a finished run left under {@code out}: its iterations' centroids applied in order to the
+   * initial ones of {@code in}.
+   */
+  public static Result finished(FileSystem fs, Path in, Path out, int k) throws IOException {
+    List<double[]> centroids = initialCentroids(fs, in, k);
+    double movement = 0;
+    int done = 0;
+    for (; fs.exists(new Path(out, "iteration-" + done)); done++) {
+      List<double[]> next = readCentroids(fs, new Path(out, "iteration-" + done), centroids);
+      movement = KMeansReference.movement(centroids, next);
+      centroids = next;
+    }
+    return new Result(centroids, done, movement);
+  }
+
   /** The first {@code k} well-formed points of the input's first data file(s), in name order. */
-  static List<double[]> initialCentroids(FileSystem fs, Path in, int k) throws IOException {
+  public static List<double[]> initialCentroids(FileSystem fs, Path in, int k) throws IOException {
     List<double[]> centroids = new ArrayList<>();
     int dims = -1;
     for (Path file : dataFiles(fs, in)) {
