@@ -32,6 +32,7 @@ LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
 PLASMA = "io.vivace.workloads.plasma."
 FINRA = "io.vivace.workloads.finra."
 KMEANS = "io.vivace.workloads.kmeans."
+PAGERANK = "io.vivace.workloads.pagerank."
 
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
 SYSTEMS = {
@@ -68,6 +69,7 @@ SCALES = {
 PLASMA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
 FINRA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
 KMEANS_PROFILES = {"tiny": "tiny", "default": "small", "large": "large"}  # HiBench's profiles
+PAGERANK_PAGES = {"tiny": 5_000, "default": 500_000, "large": 5_000_000}  # HiBench small..huge
 
 LATENCY_SCALES = {
     # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
@@ -300,6 +302,13 @@ class Bench:
             result.append(Workload("kmeans", f"HiBench {profile}, 5 iterations",
                                    [str(WORKLOADS_JAR), KMEANS + "KMeans", "-k", "10", "-iterations",
                                     "5", "-converge-dist", "0", str(points), "{out}"]))
+        if "pagerank" in chosen:
+            pages = PAGERANK_PAGES[self.options.scale]
+            graph = self.generate(f"pagerank-{pages}", [str(WORKLOADS_JAR), PAGERANK + "PageRankGen",
+                                                        "-maps", "4", str(pages)])
+            result.append(Workload("pagerank", f"{pages} pages, 3 iterations",
+                                   [str(WORKLOADS_JAR), PAGERANK + "PageRank", "-pages", str(pages),
+                                    "-iterations", "3", str(graph), "{out}"]))
         if "finra-query" in chosen or "finra-concurrency" in chosen:
             result.extend(self.finra(chosen))
         return result
@@ -514,13 +523,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
     parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
                         help="comma-separated subset of sleep,terasort,wordcount,sort,latency,"
-                             "plasma-sort,finra-query,finra-concurrency,kmeans (latency: empty-job latency"
+                             "plasma-sort,finra-query,finra-concurrency,kmeans,pagerank (latency: empty-job latency"
                              " and tasks/s inside one warm JVM; not run by default: plasma-sort,"
                              " Plasma's 100-byte-line sort into 80 partitions, wall time and CPU"
                              " seconds per GB; finra-query, the audit-trail query alone;"
                              " finra-concurrency, the query alone then 5 streams x 2 queries with"
                              " 10%% think time: isolated and mean concurrent time and their ratio;"
-                             " kmeans, 5 iterations on HiBench's tiny/small/large profile)")
+                             " kmeans, 5 iterations on HiBench's tiny/small/large profile;"
+                             " pagerank, 3 iterations on 5,000/500,000/5,000,000 pages)")
     parser.add_argument("--codecs", default="none",
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"

@@ -94,6 +94,15 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in (
         Param("converge_milli", "int", 500, 0, "stop once no centroid moves more (1/1000 units)"),
         _maps(), Param("seed", "int", 0, 0, "seed of the generator"),
     )),
+    # Defaults: HiBench's small profile; tiny is pages=50, large pages=500000, huge pages=5000000
+    # (3 iterations in all of them).
+    Workload("pagerank", "PageRank, one job per iteration, on a Zipf-linked graph; checked"
+             " against a single-process PageRank up to 1,000,000 pages", (
+        Param("pages", "int", 5_000, 2, "pages of the generated graph"),
+        Param("iterations", "int", 3, 1, "iterations (jobs)"),
+        _maps(), Param("reduces", "int", 2, 1, "reduce tasks of each iteration"),
+        Param("seed", "int", 0, 0, "seed of the generator"),
+    )),
     Workload("dfsio-write", "TestDFSIO -write", (
         Param("files", "int", 2, 1, "files (one map each)"),
         Param("file_mb", "int", 8, 1, "MB per file"),

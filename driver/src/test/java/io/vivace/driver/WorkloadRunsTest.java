@@ -52,6 +52,7 @@ class WorkloadRunsTest {
       "plasma-sort | bytes=200000 reduces=5",
       "finra-query | bytes=300000",
       "kmeans      | samples=3000 iterations=2",
+      "pagerank    | pages=300 iterations=2",
       "finra-concurrency | bytes=100000 streams=2 queries=2",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
@@ -107,6 +108,11 @@ class WorkloadRunsTest {
             cpu.toString());
         assertEquals(cpu.get("cpu_s").asDouble() / 200_000 * 1e9,
             cpu.get("cpu_s_per_gb").asDouble(), 1e-6, cpu.toString());
+      }
+    }
+    if (workload.equals("pagerank")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        assertEquals(2, RecordChecks.jobs(record, "run").size(), "one job per iteration");
       }
     }
     if (workload.equals("kmeans")) {

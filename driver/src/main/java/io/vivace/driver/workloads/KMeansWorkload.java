@@ -11,9 +11,6 @@ import io.vivace.workloads.kmeans.KMeans;
 import io.vivace.workloads.kmeans.KMeansProfile;
 import io.vivace.workloads.kmeans.KMeansReference;
 import io.vivace.workloads.kmeans.Points;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,16 +108,10 @@ final class KMeansWorkload extends ParamsWorkload {
 
   private List<double[]> points(FileSystem fs, Path in) throws Exception {
     List<double[]> points = new ArrayList<>();
-    int dims = params.intValue("dims");
-    for (Path file : DataFiles.paths(fs, in)) {
-      try (BufferedReader reader = new BufferedReader(
-          new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
-        for (String line; (line = reader.readLine()) != null; ) {
-          double[] point = Points.parse(line, dims);
-          if (point != null) {
-            points.add(point);
-          }
-        }
+    for (String line : TextParts.lines(fs, in)) {
+      double[] point = Points.parse(line, params.intValue("dims"));
+      if (point != null) {
+        points.add(point);
       }
     }
     return points;

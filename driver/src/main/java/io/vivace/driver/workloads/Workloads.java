@@ -20,6 +20,7 @@ public final class Workloads {
       new Type(SortWorkload.NAME, SortWorkload.PARAMS, SortWorkload::new),
       new Type(PlasmaSortWorkload.NAME, PlasmaSortWorkload.PARAMS, PlasmaSortWorkload::new),
       new Type(KMeansWorkload.NAME, KMeansWorkload.PARAMS, KMeansWorkload::new),
+      new Type(PageRankWorkload.NAME, PageRankWorkload.PARAMS, PageRankWorkload::new),
       new Type(FinraQueryWorkload.NAME, FinraQueryWorkload.PARAMS, FinraQueryWorkload::new),
       new Type(FinraConcurrencyWorkload.NAME, FinraConcurrencyWorkload.PARAMS,
           FinraConcurrencyWorkload::new),
