@@ -18,16 +18,16 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * The FINRA study's concurrency test ({@link FinraConcurrency}): the query {@code isolated} times
- * alone (the isolated time is their median), then {@code streams} streams of {@code queries} queries each with {@code think_pct}% of the isolated time
- * between them. Puts the isolated time, the mean time under concurrency and their ratio into
+ * alone (the isolated time is their median), then {@code streams} streams of {@code queries}
+ * queries each with {@code think_pct}% of the isolated time between them. Puts the isolated time, the mean time under concurrency and their ratio into
  * {@code results.finra}; every query's output must equal the single-process filter's.
  */
 final class FinraConcurrencyWorkload extends ParamsWorkload {
 
   static final String NAME = "finra-concurrency";
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1), Param.of("maps", 2, 1),
-      Param.of("seed", 0, 0), Param.of("isolated", 3, 1), Param.of("streams", 5, 1), Param.of("queries", 2, 1),
-      Param.of("think_pct", 10, 0));
+      Param.of("seed", 0, 0), Param.of("isolated", 3, 1), Param.of("streams", 5, 1),
+      Param.of("queries", 2, 1), Param.of("think_pct", 10, 0));
 
   private Path outputs;
 

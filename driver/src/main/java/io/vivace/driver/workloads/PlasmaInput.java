@@ -1,9 +1,6 @@
 package io.vivace.driver.workloads;
 
-import io.vivace.driver.DataFiles;
 import io.vivace.driver.GeneratedSize;
-import io.vivace.driver.InputData;
-import io.vivace.driver.Phase;
 import io.vivace.driver.WorkloadContext;
 import io.vivace.workloads.plasma.PlasmaGen;
 import io.vivace.workloads.plasma.PlasmaLine;
@@ -17,41 +14,28 @@ import org.apache.hadoop.fs.Path;
  * seed; the checksum is the line count and the sum of the lines' CRC32s ({@link PlasmaScan}), as
  * {@code plasmasum:<lines>:<hex>}.
  */
-final class PlasmaInput implements InputData {
+final class PlasmaInput extends GeneratedInput {
 
   static final String CHECKSUM_PREFIX = "plasmasum:";
 
   private final long bytes;
-  private final int maps;
-  private final long seed;
 
   PlasmaInput(long bytes, int maps, long seed) {
+    super("plasma", bytes, params(bytes, maps, seed));
     this.bytes = bytes;
-    this.maps = maps;
-    this.seed = seed;
   }
 
-  static String checksum(PlasmaScan scan) {
-    return CHECKSUM_PREFIX + scan.lines() + ":" + Long.toHexString(scan.checksum());
-  }
-
-  @Override
-  public String key() {
-    return "plasma-bytes=" + bytes + "-maps=" + maps + "-seed=" + seed;
-  }
-
-  @Override
-  public Map<String, String> params() {
+  /** {@code bytes}, {@code maps} and {@code seed}, in that order. */
+  static Map<String, String> params(long bytes, long maps, long seed) {
     Map<String, String> params = new LinkedHashMap<>();
     params.put("bytes", Long.toString(bytes));
-    params.put("maps", Integer.toString(maps));
+    params.put("maps", Long.toString(maps));
     params.put("seed", Long.toString(seed));
     return params;
   }
 
-  @Override
-  public long requestedBytes() {
-    return bytes;
+  static String checksum(PlasmaScan scan) {
+    return CHECKSUM_PREFIX + scan.lines() + ":" + Long.toHexString(scan.checksum());
   }
 
   @Override
@@ -61,9 +45,7 @@ final class PlasmaInput implements InputData {
 
   @Override
   public void generate(WorkloadContext ctx, Path dir) throws Exception {
-    ctx.runTool(Phase.PREPARE, "plasmagen", new PlasmaGen(), Map.of(), "-maps",
-        Integer.toString(maps), "-seed", Long.toString(seed), Long.toString(bytes), dir.toString());
-    DataFiles.checkFileCount(dir.getFileSystem(ctx.conf()), dir, maps, "plasmagen");
+    runGenerator(ctx, dir, "plasmagen", new PlasmaGen(), Map.of(), Long.toString(bytes));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.vivace.workloads.finra;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vivace.workloads.CompletionPoll;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -18,9 +19,11 @@ import org.apache.hadoop.util.ToolRunner;
 
 /**
  * The FINRA study's concurrency test: the query ({@link FinraQuery}) {@code I} times alone, one
- * after another (the isolated time is their median), then {@code N} streams at once, each issuing queries one after another with a think time of a fraction of the
- * isolated time between them, for {@code Q} queries each or until {@code D} seconds have passed
- * (a query started before then runs to its end). Prints and writes ({@code -json}) the isolated
+ * after another (the isolated time is their median), then {@code N} streams at once, each issuing
+ * queries one after another with a think time of a fraction of the isolated time between them,
+ * for {@code Q} queries each or until {@code D} seconds have passed (a query started before then
+ * runs to its end). Queries are timed submit to done with the client's completion poll at {@link
+ * CompletionPoll}'s few ms on every framework. Prints and writes ({@code -json}) the isolated
  * time, the mean time under concurrency and their ratio ({@link ConcurrencySummary}). Query {@code
  * j} of stream {@code i} writes to {@code OUTROOT/s<i>-q<j>}, isolated run {@code k} to {@code
  * OUTROOT/isolated-<k>}.
@@ -68,8 +71,11 @@ public class FinraConcurrency extends Configured implements Tool {
     Path in = new Path(query.rest()[0]);
     Path root = new Path(query.rest()[1]);
     ConcurrencySummary summary = measure(query.filter(), plan, in, root);
+    java.util.Map<String, Object> figures = summary.figures();
+    figures.put("completion_poll_ms",
+        CompletionPoll.timed(getConf()).getInt(CompletionPoll.KEY, -1));
     String report = new ObjectMapper().writerWithDefaultPrettyPrinter()
-        .writeValueAsString(summary.figures());
+        .writeValueAsString(figures);
     System.out.println(report);
     if (json != null) {
       Files.writeString(java.nio.file.Path.of(json), report + "\n");
@@ -119,7 +125,7 @@ public class FinraConcurrency extends Configured implements Tool {
   private long timedQuery(QueryFilter filter, Path in, Path out)
       throws IOException, InterruptedException {
     FinraQuery query = new FinraQuery();
-    query.setConf(new Configuration(getConf()));
+    query.setConf(CompletionPoll.timed(getConf()));
     Job job = query.createJob(filter, in, out);
     long start = System.nanoTime();
     boolean succeeded;

@@ -1,6 +1,7 @@
 package io.vivace.workloads.finra;
 
 import io.vivace.workloads.BadRecords;
+import io.vivace.workloads.TextJobs;
 import java.io.IOException;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -12,11 +13,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -52,11 +49,8 @@ public class FinraQuery extends Configured implements Tool {
   }
 
   public Job createJob(QueryFilter filter, Path in, Path out) throws IOException {
-    Job job = Job.getInstance(getConf(), "finraquery " + filter.symbolPattern());
-    BadRecords.of(job.getConfiguration());
+    Job job = TextJobs.create(getConf(), "finraquery " + filter.symbolPattern(), FinraQuery.class, in, out);
     filter.set(job.getConfiguration());
-    job.setJarByClass(FinraQuery.class);
-    job.setInputFormatClass(TextInputFormat.class);
     job.setMapperClass(SelectMapper.class);
     job.setReducerClass(OrderedReducer.class);
     job.setNumReduceTasks(1);
@@ -64,9 +58,6 @@ public class FinraQuery extends Configured implements Tool {
     job.setMapOutputValueClass(Text.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(NullWritable.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 

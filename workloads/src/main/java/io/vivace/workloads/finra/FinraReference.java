@@ -1,16 +1,15 @@
 package io.vivace.workloads.finra;
 
+import io.vivace.workloads.PartFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -28,15 +27,9 @@ public final class FinraReference {
       throws IOException {
     Pattern symbol = filter.symbolRegex();
     Map<String, String> selected = new TreeMap<>();
-    List<FileStatus> files = new ArrayList<>(List.of(fs.listStatus(dir)));
-    files.sort(Comparator.comparing(status -> status.getPath().getName()));
-    for (FileStatus file : files) {
-      String name = file.getPath().getName();
-      if (!file.isFile() || name.startsWith("_") || name.startsWith(".")) {
-        continue;
-      }
+    for (Path file : PartFiles.of(fs, dir)) {
       try (BufferedReader reader = new BufferedReader(
-          new InputStreamReader(fs.open(file.getPath()), StandardCharsets.UTF_8))) {
+          new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
         for (String line; (line = reader.readLine()) != null; ) {
           OrderRow.Selected row = OrderRow.parse(line);
           if (row != null && filter.selects(symbol, row)) {

@@ -1,6 +1,10 @@
 package io.vivace.workloads.gen;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
@@ -79,6 +83,44 @@ public record GeneratorJob(int maps, long seed, long bytes, Path out) {
       return 2;
     }
     return generator.create(conf, name, mapper).waitForCompletion(true) ? 0 : 1;
+  }
+
+  /**
+   * Arguments with {@code -profile NAME} taken out: {@code name} null when there was none. With a
+   * profile, the amount comes from it: {@link #withAmount} puts it before OUT.
+   */
+  public record Profiled(String name, String[] args) {
+
+    public static Profiled of(String[] args) {
+      List<String> rest = new ArrayList<>(List.of(args));
+      int at = rest.indexOf("-profile");
+      if (at < 0) {
+        return new Profiled(null, args);
+      }
+      if (at + 1 >= rest.size()) {
+        throw new IllegalArgumentException("-profile has no value");
+      }
+      String name = rest.get(at + 1);
+      rest.subList(at, at + 2).clear();
+      return new Profiled(name, rest.toArray(new String[0]));
+    }
+
+    public String[] withAmount(long amount) {
+      List<String> rest = new ArrayList<>(List.of(args));
+      rest.add(Math.max(rest.size() - 1, 0), Long.toString(amount));
+      return rest.toArray(new String[0]);
+    }
+  }
+
+  /** The constant of enum {@code type} named {@code name} (any case); the error lists them. */
+  public static <E extends Enum<E>> E profile(Class<E> type, String name) {
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equalsIgnoreCase(name.trim())) {
+        return constant;
+      }
+    }
+    throw new IllegalArgumentException("unknown profile '" + name + "' (known: "
+        + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT) + ")");
   }
 
   /** The random generator of split {@code split}: from the seed and the split only. */

@@ -1,6 +1,8 @@
 package io.vivace.workloads.kmeans;
 
 import io.vivace.workloads.BadRecords;
+import io.vivace.workloads.PartFiles;
+import io.vivace.workloads.TextJobs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,21 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -106,13 +102,10 @@ public class KMeans extends Configured implements Tool {
   }
 
   public Job createJob(Path in, Path out, List<double[]> centroids) throws IOException {
-    Job job = Job.getInstance(getConf(), "kmeans");
+    Job job = TextJobs.create(getConf(), "kmeans", KMeans.class, in, out);
     Configuration conf = job.getConfiguration();
-    BadRecords.of(conf);
     conf.set(CENTROIDS, Points.encode(centroids));
     conf.setInt(KMeansGen.DIMS, centroids.get(0).length);
-    job.setJarByClass(KMeans.class);
-    job.setInputFormatClass(TextInputFormat.class);
     job.setMapperClass(AssignMapper.class);
     job.setCombinerClass(SumCombiner.class);
     job.setReducerClass(MeanReducer.class);
@@ -121,9 +114,6 @@ public class KMeans extends Configured implements Tool {
     job.setMapOutputValueClass(PointSum.class);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(Text.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 
@@ -147,7 +137,7 @@ public class KMeans extends Configured implements Tool {
   public static List<double[]> initialCentroids(FileSystem fs, Path in, int k) throws IOException {
     List<double[]> centroids = new ArrayList<>();
     int dims = -1;
-    for (Path file : dataFiles(fs, in)) {
+    for (Path file : PartFiles.of(fs, in)) {
       try (BufferedReader reader = new BufferedReader(
           new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
         for (String line; centroids.size() < k && (line = reader.readLine()) != null; ) {
@@ -171,7 +161,7 @@ public class KMeans extends Configured implements Tool {
   static List<double[]> readCentroids(FileSystem fs, Path dir, List<double[]> previous)
       throws IOException {
     List<double[]> centroids = new ArrayList<>(previous);
-    for (Path file : dataFiles(fs, dir)) {
+    for (Path file : PartFiles.of(fs, dir)) {
       try (BufferedReader reader = new BufferedReader(
           new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
         for (String line; (line = reader.readLine()) != null; ) {
@@ -182,18 +172,6 @@ public class KMeans extends Configured implements Tool {
       }
     }
     return centroids;
-  }
-
-  static List<Path> dataFiles(FileSystem fs, Path dir) throws IOException {
-    List<Path> files = new ArrayList<>();
-    for (FileStatus status : fs.listStatus(dir)) {
-      String name = status.getPath().getName();
-      if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
-        files.add(status.getPath());
-      }
-    }
-    files.sort(null);
-    return files;
   }
 
   /** Each point to its nearest centroid, as a sum of one. */
@@ -234,11 +212,7 @@ public class KMeans extends Configured implements Tool {
     @Override
     protected void reduce(IntWritable centroid, Iterable<PointSum> sums, Context context)
         throws IOException, InterruptedException {
-      total.clear();
-      for (PointSum sum : sums) {
-        total.add(sum);
-      }
-      context.write(centroid, total);
+      context.write(centroid, total.sumOf(sums));
     }
   }
 
@@ -249,11 +223,7 @@ public class KMeans extends Configured implements Tool {
     @Override
     protected void reduce(IntWritable centroid, Iterable<PointSum> sums, Context context)
         throws IOException, InterruptedException {
-      total.clear();
-      for (PointSum sum : sums) {
-        total.add(sum);
-      }
-      context.write(centroid, new Text(Points.format(total.mean())));
+      context.write(centroid, new Text(Points.format(total.sumOf(sums).mean())));
     }
   }
 }

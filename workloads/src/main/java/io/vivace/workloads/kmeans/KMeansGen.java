@@ -3,8 +3,6 @@ package io.vivace.workloads.kmeans;
 import io.vivace.workloads.gen.GeneratorJob;
 import io.vivace.workloads.gen.RowRange;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -37,27 +35,20 @@ public class KMeansGen extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    List<String> rest = new ArrayList<>(List.of(args));
-    int at = rest.indexOf("-profile");
-    if (at >= 0) {
-      if (at + 1 >= rest.size()) {
-        System.err.println("kmeansgen: -profile has no value; " + USAGE);
-        return 2;
+    String[] resolved = args;
+    try {
+      GeneratorJob.Profiled profiled = GeneratorJob.Profiled.of(args);
+      if (profiled.name() != null) {
+        KMeansProfile profile = KMeansProfile.of(profiled.name());
+        resolved = profiled.withAmount(profile.samples);
+        getConf().setInt(DIMS, profile.dims);
+        getConf().setInt(CLUSTERS, profile.clusters);
       }
-      KMeansProfile profile;
-      try {
-        profile = KMeansProfile.of(rest.get(at + 1));
-      } catch (IllegalArgumentException e) {
-        System.err.println("kmeansgen: " + e.getMessage() + "; " + USAGE);
-        return 2;
-      }
-      rest.subList(at, at + 2).clear();
-      rest.add(rest.size() - 1, Long.toString(profile.samples));
-      getConf().setInt(DIMS, profile.dims);
-      getConf().setInt(CLUSTERS, profile.clusters);
+    } catch (IllegalArgumentException e) {
+      System.err.println("kmeansgen: " + e.getMessage() + "; " + USAGE);
+      return 2;
     }
-    return GeneratorJob.run(getConf(), "kmeansgen", USAGE, rest.toArray(new String[0]),
-        PointMapper.class);
+    return GeneratorJob.run(getConf(), "kmeansgen", USAGE, resolved, PointMapper.class);
   }
 
   /** Writes the split's share of the points. */

@@ -1,7 +1,6 @@
 package io.vivace.workloads.kmeans;
 
-import java.util.Arrays;
-import java.util.Locale;
+import io.vivace.workloads.gen.GeneratorJob;
 
 /**
  * HiBench's K-means scale profiles (its {@code kmeans.conf}): the points generated, their
@@ -29,11 +28,6 @@ public enum KMeansProfile {
   }
 
   public static KMeansProfile of(String name) {
-    try {
-      return valueOf(name.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown profile '" + name + "' (known: "
-          + Arrays.toString(values()).toLowerCase(Locale.ROOT) + ")");
-    }
+    return GeneratorJob.profile(KMeansProfile.class, name);
   }
 }

@@ -28,9 +28,14 @@ public class PointSum implements Writable {
     }
   }
 
-  void clear() {
+  /** This one set to the sum of {@code sums}; returned. */
+  PointSum sumOf(Iterable<PointSum> sums) {
     count = 0;
     java.util.Arrays.fill(sum, 0);
+    for (PointSum other : sums) {
+      add(other);
+    }
+    return this;
   }
 
   long count() {

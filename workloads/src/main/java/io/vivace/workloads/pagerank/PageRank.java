@@ -1,6 +1,7 @@
 package io.vivace.workloads.pagerank;
 
 import io.vivace.workloads.BadRecords;
+import io.vivace.workloads.TextJobs;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -10,11 +11,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -107,13 +104,10 @@ public class PageRank extends Configured implements Tool {
 
   public Job createJob(Path in, Path out, long pages, double damping, int reduces)
       throws IOException {
-    Job job = Job.getInstance(getConf(), "pagerank");
+    Job job = TextJobs.create(getConf(), "pagerank", PageRank.class, in, out);
     Configuration conf = job.getConfiguration();
-    BadRecords.of(conf);
     conf.setLong(PAGES, pages);
     conf.setDouble(DAMPING, damping);
-    job.setJarByClass(PageRank.class);
-    job.setInputFormatClass(TextInputFormat.class);
     job.setMapperClass(ContributionMapper.class);
     job.setReducerClass(RankReducer.class);
     job.setNumReduceTasks(reduces);
@@ -121,9 +115,6 @@ public class PageRank extends Configured implements Tool {
     job.setMapOutputValueClass(Text.class);
     job.setOutputKeyClass(LongWritable.class);
     job.setOutputValueClass(Text.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 

@@ -1,12 +1,9 @@
 package io.vivace.workloads.plasma;
 
+import io.vivace.workloads.PartFiles;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.zip.CRC32;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
@@ -27,7 +24,7 @@ public record PlasmaScan(long lines, long checksum, long malformed, String misor
     CRC32 crc = new CRC32();
     Text previous = new Text();
     Text line = new Text();
-    for (Path file : dataFiles(fs, dir)) {
+    for (Path file : PartFiles.of(fs, dir)) {
       try (FSDataInputStream in = fs.open(file)) {
         LineReader reader = new LineReader(in);
         while (reader.readLine(line) > 0) {
@@ -46,18 +43,5 @@ public record PlasmaScan(long lines, long checksum, long malformed, String misor
       }
     }
     return new PlasmaScan(lines, checksum, malformed, misorder);
-  }
-
-  /** Files whose names do not start with {@code _} or {@code .}, in name order. */
-  static List<Path> dataFiles(FileSystem fs, Path dir) throws IOException {
-    List<Path> files = new ArrayList<>();
-    for (FileStatus status : fs.listStatus(dir)) {
-      String name = status.getPath().getName();
-      if (status.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
-        files.add(status.getPath());
-      }
-    }
-    files.sort(Comparator.comparing(Path::getName));
-    return files;
   }
 }

@@ -1,6 +1,7 @@
 package io.vivace.workloads.plasma;
 
 import io.vivace.workloads.BadRecords;
+import io.vivace.workloads.TextJobs;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -11,11 +12,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Partitioner;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -57,10 +54,7 @@ public class PlasmaSort extends Configured implements Tool {
   }
 
   public Job createJob(Path in, Path out, int partitions) throws IOException {
-    Job job = Job.getInstance(getConf(), "plasmasort");
-    BadRecords.of(job.getConfiguration());
-    job.setJarByClass(PlasmaSort.class);
-    job.setInputFormatClass(TextInputFormat.class);
+    Job job = TextJobs.create(getConf(), "plasmasort", PlasmaSort.class, in, out);
     job.setMapperClass(LineMapper.class);
     job.setPartitionerClass(KeyRangePartitioner.class);
     job.setNumReduceTasks(partitions);
@@ -68,9 +62,6 @@ public class PlasmaSort extends Configured implements Tool {
     job.setMapOutputValueClass(NullWritable.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(NullWritable.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
-    FileInputFormat.addInputPath(job, in);
-    FileOutputFormat.setOutputPath(job, out);
     return job;
   }
 
