@@ -97,3 +97,16 @@ def test_hadoop_yarn_runs_on_the_mini_cluster_and_stops_it(settings, tmp_path):
     assert max(sample.proc_count for sample in result.samples) > 1
     import psutil
     assert not psutil.pid_exists(cluster_pid) or psutil.Process(cluster_pid).status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.parametrize("workload,params,result", [
+    ("plasma-sort", {"bytes": "100k", "reduces": "4"}, "cpu"),
+    ("finra-concurrency", {"bytes": "100k", "streams": "2", "queries": "1"}, "finra"),
+])
+def test_the_study_workloads_run_validated_with_their_results(workload, params, result, settings, tmp_path):
+    engine = create_engine("vivace", settings.lab_home)
+    run = engine.run(planned(workload, "vivace", **params), tmp_path / "run", settings)
+    assert run.status == SUCCEEDED, run.failure
+    assert run.validation_status == "PASSED"
+    assert 102_400 <= run.input_bytes <= 102_400 * 1.01, "within 1% of the size asked for"
+    assert run.record["results"][result], run.record["results"]

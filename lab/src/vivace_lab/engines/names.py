@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read")
+DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read",
+                    "plasma-sort", "finra-query", "finra-concurrency", "kmeans",
+                    "pagerank")
 
 ENGINE_WORKLOADS: dict[str, tuple[str, ...]] = {
     "vivace": DRIVER_WORKLOADS,

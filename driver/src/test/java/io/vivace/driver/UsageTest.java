@@ -44,7 +44,8 @@ class UsageTest {
   @Test
   void unknownWorkload() throws Exception {
     assertBadUsage("unknown workload 'nosuch' (known: sleep, terasort, wordcount, sort,"
-        + " dfsio-write, dfsio-read)", valid("nosuch"));
+        + " dfsio-write, dfsio-read, plasma-sort, finra-query, finra-concurrency, kmeans,"
+        + " pagerank)", valid("nosuch"));
   }
 
   @Test
