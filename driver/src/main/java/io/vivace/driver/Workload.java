@@ -21,7 +21,10 @@ public interface Workload {
     return null;
   }
 
-  /** Rejects roots this workload cannot use; called before anything runs. */
+  /**
+   * Rejects roots (and params that need more than a range check) this workload cannot use; called
+   * before anything runs.
+   */
   default void checkRoots(Configuration conf, Path dataRoot, Path workRoot) throws UsageException {
   }
 

@@ -19,7 +19,8 @@ public final class Workloads {
       new Type(WordCountWorkload.NAME, WordCountWorkload.PARAMS, WordCountWorkload::new),
       new Type(SortWorkload.NAME, SortWorkload.PARAMS, SortWorkload::new),
       new Type(DfsIoWriteWorkload.NAME, DfsIo.PARAMS, DfsIoWriteWorkload::new),
-      new Type(DfsIoReadWorkload.NAME, DfsIo.PARAMS, DfsIoReadWorkload::new));
+      new Type(DfsIoReadWorkload.NAME, DfsIo.PARAMS, DfsIoReadWorkload::new),
+      new Type(SwimWorkload.NAME, SwimWorkload.PARAMS, SwimWorkload::new));
 
   private Workloads() {}
 
