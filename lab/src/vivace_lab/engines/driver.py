@@ -22,6 +22,8 @@ from vivace_lab.workloads.catalogue import WORKLOADS
 
 USAGE_ERROR_EXIT = 2
 LOG_TAIL_LINES = 15
+PROGRESS_POLL_S = 0.5
+DRIVER_PREFIX = "vivace driver: "
 
 
 class DriverEngine(Engine):
@@ -56,8 +58,7 @@ class DriverEngine(Engine):
             sampler = Sampler([process.pid, *self.extra_sampled_pids()], settings.sample_interval_s)
             sampler.start()
             try:
-                # Wait without reaping, so the sampler still sees the driver's last interval.
-                os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+                _wait_unreaped(process.pid, log_path, settings.on_progress)
                 samples = sampler.stop()
                 exit_code = process.wait()
             except BaseException:
@@ -87,8 +88,7 @@ class DriverEngine(Engine):
             workload=planned.workload, engine=self.name, cluster=settings.cluster,
             params=dict(planned.params), overrides=dict(planned.overrides), status=FAILED,
             started_ms=started_ms, finished_ms=finished_ms, repeat=planned.repeat,
-            input_bytes=WORKLOADS[planned.workload].input_bytes(
-                {k: int(v) for k, v in planned.params.items()}))
+            input_bytes=WORKLOADS[planned.workload].input_bytes(planned.params))
         record = _read_record(record_path)
         if record is None:
             reason = ("the driver rejected its arguments" if exit_code == USAGE_ERROR_EXIT
@@ -114,6 +114,38 @@ class DriverEngine(Engine):
         else:
             result.failure = f"validation {result.validation_status}: {result.validation_detail}"
         return result
+
+
+def _wait_unreaped(pid: int, log_path: Path, on_progress) -> None:
+    """Waits for the driver without reaping it, so the sampler still sees its last interval;
+    meanwhile hands each new progress line of its log to ``on_progress``."""
+    if on_progress is None:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        return
+    offset = 0
+    while os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is None:
+        time.sleep(PROGRESS_POLL_S)
+        offset, line = _last_progress_line(log_path, offset)
+        if line:
+            on_progress(line)
+
+
+def _last_progress_line(log_path: Path, offset: int) -> tuple[int, str | None]:
+    """The offset after the log's last complete line, and the last driver progress line from
+    ``offset`` on (the driver prefixes them with 'vivace driver: ')."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(offset)
+            chunk = log.read()
+    except OSError:
+        return offset, None
+    end = chunk.rfind(b"\n") + 1
+    last = None
+    for raw in chunk[:end].splitlines():
+        text = raw.decode(errors="replace")
+        if text.startswith(DRIVER_PREFIX):
+            last = text[len(DRIVER_PREFIX):].strip()
+    return offset + end, last
 
 
 def _read_record(path: Path) -> dict | None:

@@ -41,7 +41,7 @@ final class SwimWorkload extends ParamsWorkload {
       Param.of("window_s", 0, 0),
       Param.of("cluster_nodes", 1, 1),
       Param.of("trace_nodes", 3000, 1),
-      Param.text("scale_factor", ""),
+      Param.text("scale_factor", "0"),
       Param.text("gap_compression", "1"),
       Param.of("bytes_per_reduce", 64L << 20, 1),
       Param.of("pool_partitions", 64, 1),
@@ -79,7 +79,7 @@ final class SwimWorkload extends ParamsWorkload {
     }
     try {
       settings = new ReplaySettings(scale(), params.intValue("cluster_nodes"),
-          decimal("gap_compression"), params.get("bytes_per_reduce"),
+          decimal("gap_compression", false), params.get("bytes_per_reduce"),
           new PoolLayout(params.intValue("pool_partitions"), params.get("block_size")),
           params.get("seed"));
       jobs = ReplayPlan.synthesise(ReplayPlan.select(trace, first, params.intValue("jobs"),
@@ -89,25 +89,27 @@ final class SwimWorkload extends ParamsWorkload {
     }
   }
 
+  /** SWIM's integer mode unless scale_factor is above 0. */
   private Scale scale() throws UsageException {
-    if (params.text("scale_factor").isBlank()) {
+    double factor = decimal("scale_factor", true);
+    if (factor == 0) {
       return Scale.nodes(params.get("cluster_nodes"), params.get("trace_nodes"));
     }
-    return Scale.factor(decimal("scale_factor"));
+    return Scale.factor(factor);
   }
 
-  private double decimal(String name) throws UsageException {
+  private double decimal(String name, boolean zeroAllowed) throws UsageException {
     String text = params.text(name);
     try {
       double value = Double.parseDouble(text.strip());
-      if (value > 0 && !Double.isInfinite(value)) {
+      if ((value > 0 || (zeroAllowed && value == 0)) && !Double.isInfinite(value)) {
         return value;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
     throw new UsageException("malformed value for param " + name + " of workload swim: '" + text
-        + "' (a number > 0)");
+        + "' (a number " + (zeroAllowed ? ">= 0" : "> 0") + ")");
   }
 
   @Override
