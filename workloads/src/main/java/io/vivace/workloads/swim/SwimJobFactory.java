@@ -5,7 +5,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -51,12 +50,5 @@ public final class SwimJobFactory {
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
     FileOutputFormat.setOutputPath(job, output);
     return job;
-  }
-
-  /** The seed of one task's random stream: replay seed, job index, task kind and number. */
-  static long taskSeed(TaskAttemptContext context, long kind) {
-    Configuration conf = context.getConfiguration();
-    return Seeds.of(conf.getLong(SEED, 0), conf.getInt(JOB_INDEX, 0), kind,
-        context.getTaskAttemptID().getTaskID().getId());
   }
 }

@@ -12,17 +12,15 @@ import org.apache.hadoop.mapreduce.Mapper;
 public class SwimMapper extends Mapper<BytesWritable, BytesWritable, BytesWritable, BytesWritable> {
 
   private RandomRecords records;
-  private double ratio;
 
   @Override
   protected void setup(Context context) {
-    ratio = context.getConfiguration().getDouble(SwimJobFactory.MAP_RATIO, 0);
-    records = new RandomRecords(SwimJobFactory.taskSeed(context, Seeds.MAP));
+    records = RandomRecords.forTask(context, Seeds.MAP, SwimJobFactory.MAP_RATIO);
   }
 
   @Override
   protected void map(BytesWritable key, BytesWritable value, Context context)
       throws IOException, InterruptedException {
-    records.emit(ratio, context::write);
+    records.emit(context::write);
   }
 }

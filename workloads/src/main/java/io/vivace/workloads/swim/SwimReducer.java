@@ -12,19 +12,17 @@ public class SwimReducer
     extends Reducer<BytesWritable, BytesWritable, BytesWritable, BytesWritable> {
 
   private RandomRecords records;
-  private double ratio;
 
   @Override
   protected void setup(Context context) {
-    ratio = context.getConfiguration().getDouble(SwimJobFactory.REDUCE_RATIO, 0);
-    records = new RandomRecords(SwimJobFactory.taskSeed(context, Seeds.REDUCE));
+    records = RandomRecords.forTask(context, Seeds.REDUCE, SwimJobFactory.REDUCE_RATIO);
   }
 
   @Override
   protected void reduce(BytesWritable key, Iterable<BytesWritable> values, Context context)
       throws IOException, InterruptedException {
     for (BytesWritable ignored : values) {
-      records.emit(ratio, context::write);
+      records.emit(context::write);
     }
   }
 }
