@@ -152,6 +152,7 @@ final class SwimReplay extends Configured implements Tool {
     outcome.put("map_records_per_input", job.mapRatio());
     outcome.put("reduce_records_per_value", job.reduceRatio());
     outcome.put("submitted_ms", null);
+    outcome.put("submit_returned_ms", null);
     outcome.put("job_id", null);
     outcome.put("status", null);
     outcome.put("failure", null);
@@ -167,6 +168,7 @@ final class SwimReplay extends Configured implements Tool {
         client = SwimJobFactory.create(getConf(), job, settings, pool, output);
         outcome.put("submitted_ms", System.currentTimeMillis());
         client.submit();
+        outcome.put("submit_returned_ms", System.currentTimeMillis());
         outcome.put("job_id", client.getJobID().toString());
       } catch (Exception | LinkageError e) {
         outcome.put("status", "FAILED");
