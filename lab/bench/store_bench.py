@@ -22,6 +22,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -92,18 +94,25 @@ def main(argv=None) -> int:
                         help="store only the grid's keys as configuration, not ~690")
     args = parser.parse_args(argv)
 
+    with bench_database(args.postgres, args.url, "store") as url:
+        return run_bench(url, args)
+
+
+@contextmanager
+def bench_database(postgres: bool, url: str | None, name: str) -> Iterator[str]:
+    """URL of the database to measure: a throw-away PostgreSQL server's, ``url``, or an SQLite
+    file in a temporary folder; the server and the folder go when the block ends."""
     server = None
-    tmp = tempfile.TemporaryDirectory(prefix="vivace-store-bench-")
+    tmp = tempfile.TemporaryDirectory(prefix=f"vivace-{name}-bench-")
     try:
-        if args.postgres:
+        if postgres:
             from postgres_server import PostgresServer
 
             server = PostgresServer.obtain()
-            url = server.url
             print(f"# {server.how}")
+            yield server.url
         else:
-            url = args.url or str(Path(tmp.name) / "bench.db")
-        return run_bench(url, args)
+            yield url or str(Path(tmp.name) / "bench.db")
     finally:
         if server is not None:
             server.stop()

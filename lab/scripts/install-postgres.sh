@@ -6,18 +6,9 @@
 # rather than asking for a password). The package's own cluster is not started here.
 set -eu
 
-if [ "$(id -u)" -eq 0 ]; then
-    SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo -n"
-else
-    echo "install-postgres: not root and no sudo: cannot install PostgreSQL" >&2
-    exit 1
-fi
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-postgres: no apt-get on this machine: install a PostgreSQL server by hand" >&2
-    exit 1
-fi
+WHO=install-postgres
+WHAT="a PostgreSQL server"
+. "$(dirname "$0")/apt.sh"
 
 have_server() {
     for d in /usr/lib/postgresql/*/bin; do
@@ -26,7 +17,6 @@ have_server() {
     return 1
 }
 
-export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends postgresql
 

@@ -79,9 +79,18 @@ def test_hadoop_yarn_runs_on_the_mini_cluster_and_stops_it(settings, tmp_path):
     cluster_pid = engine.cluster.pid
     try:
         result = engine.run(planned("sleep", "hadoop-yarn", maps=2, reduces=1), tmp_path / "run", settings)
+        counted = engine.run(planned("wordcount", "hadoop-yarn", bytes="50k", maps=1), tmp_path / "wc", settings)
     finally:
         engine.close()
     assert result.status == SUCCEEDED, result.failure
+    # The input was prepared on file:// and copied to HDFS: the very bytes the vivace engine reads.
+    assert counted.status == SUCCEEDED, counted.failure
+    assert counted.record["data"]["path"].startswith("hdfs://")
+    local = create_engine("vivace", settings.lab_home).run(
+        planned("wordcount", "vivace", bytes="50k", maps=1), tmp_path / "wc-vivace", settings)
+    assert local.status == SUCCEEDED, local.failure
+    assert local.record["data"]["checksum"] == counted.record["data"]["checksum"]
+    assert local.output_checksum == counted.output_checksum
     assert result.record["framework"] == "yarn"
     run_jobs = [job for job in result.record["jobs"] if job["phase"] == "run"]
     assert len(run_jobs[0]["tasks"]) == 3  # YARN keeps task reports: 2 maps, 1 reduce

@@ -84,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
 
     clusters = commands.add_parser("clusters", help="list hardware/cluster descriptions and prices")
     clusters.set_defaults(handler=_clusters)
+
+    serve = commands.add_parser("serve", help="the web app: browse, compare and explain the stored runs")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080)")
+    serve.set_defaults(handler=_serve)
     return parser
 
 
@@ -265,6 +270,26 @@ def _clusters(args, console: Console) -> int:
         for cluster in store.clusters():
             console.print(f"{cluster.name}\t{cluster.hourly_price}\t{cluster.description}")
         return 0
+    finally:
+        store.close()
+
+
+def _serve(args, console: Console) -> int:
+    import uvicorn
+
+    from vivace_lab.web import create_app
+
+    if not 0 < args.port < 65536:
+        raise _BadInput(f"--port {args.port}: a port is 1 to 65535")
+    store = _open_store(args)
+    try:
+        console.print(f"Vivace lab web app: http://{args.host}:{args.port}/ (database {store.url}); "
+                      "Ctrl-C stops it", highlight=False)
+        server = uvicorn.Server(uvicorn.Config(create_app(store), host=args.host, port=args.port,
+                                               log_level="warning"))
+        server.run()
+        # uvicorn reports a port it cannot bind in its log and returns without serving
+        return 0 if server.started else EXIT_BAD_INPUT
     finally:
         store.close()
 

@@ -8,4 +8,5 @@ ENGINE_WORKLOADS: dict[str, tuple[str, ...]] = {
     "vivace": DRIVER_WORKLOADS,
     "hadoop-local": DRIVER_WORKLOADS,
     "hadoop-yarn": DRIVER_WORKLOADS,
+    "spark": ("sleep", "terasort", "wordcount"),
 }

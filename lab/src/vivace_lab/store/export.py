@@ -37,9 +37,19 @@ def export_runs(store, fmt: str, out: TextIO, **filters) -> int:
     if fmt not in ("csv", "json"):
         raise ValueError(f"unknown export format {fmt!r}: csv or json")
     runs = store.runs(**filters)
-    param_keys = sorted({k for run in runs for k in run.params})
     grid_keys = sorted({k for run in runs for k in run.overrides})
     config = store.config_values(grid_keys, **filters) if grid_keys else {}
+    return write_runs(runs, config, fmt, out)
+
+
+def write_runs(runs: list[RunInfo], config: dict[int, dict[str, str | None]], fmt: str,
+               out: TextIO) -> int:
+    """``export_runs`` for runs already read: ``config`` holds each run's effective value of every
+    key any of the runs overrides (``Store.config_values``)."""
+    if fmt not in ("csv", "json"):
+        raise ValueError(f"unknown export format {fmt!r}: csv or json")
+    param_keys = sorted({k for run in runs for k in run.params})
+    grid_keys = sorted({k for run in runs for k in run.overrides})
     if fmt == "json":
         rows = []
         for run in runs:

@@ -134,8 +134,14 @@ def runs_query(*, study_id: int | None = None, workload: str | None = None,
 
 
 def read_runs(session: Session, **filters) -> list[RunInfo]:
+    return read_run_rows(session, runs_query(**filters))
+
+
+def read_run_rows(session: Session, query: Select) -> list[RunInfo]:
+    """The runs a query built on ``runs_query()`` selects (more conditions, another order, a
+    page of it), as RunInfo."""
     decode = _JsonMemo()
-    return [_run_info(row, decode) for row in session.execute(runs_query(**filters))]
+    return [_run_info(row, decode) for row in session.execute(query)]
 
 
 _INFO_NAMES = [column.name for column in _INFO_COLUMNS]
@@ -173,6 +179,15 @@ def read_config_values(session: Session, keys, **filters) -> dict[int, dict[str,
     if not keys:
         return values
     run_ids = session.scalars(runs_query(**filters).with_only_columns(Run.id)).all()
+    return read_config_values_of(session, run_ids, keys)
+
+
+def read_config_values_of(session: Session, run_ids, keys) -> dict[int, dict[str, str | None]]:
+    """run id -> {key: effective value} for the given runs and keys."""
+    keys = list(dict.fromkeys(keys))
+    values: dict[int, dict[str, str | None]] = {}
+    if not keys:
+        return values
     # primary-key lookups (run_id, key), a slice of runs at a time; left to itself a query
     # planner may scan the whole table (~700 rows per run) for the keys instead
     for start in range(0, len(run_ids), ID_CHUNK):

@@ -62,6 +62,13 @@ class Store:
             yield session
 
     @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A read-only transaction for queries the Store has no method for (the web app's
+        filtered pages and SQL aggregates)."""
+        with self._read() as session:
+            yield session
+
+    @contextmanager
     def _write(self) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back on any exception."""
         with self._writer() as session, session.begin():

@@ -22,6 +22,14 @@ public interface Workload {
   }
 
   /**
+   * Whether the run writes an output directory ({@link WorkloadContext#outputPath}) that validate
+   * checks, so that {@code --output} can name one another system wrote.
+   */
+  default boolean writesOutput() {
+    return false;
+  }
+
+  /**
    * Rejects roots (and params that need more than a range check) this workload cannot use; called
    * before anything runs.
    */

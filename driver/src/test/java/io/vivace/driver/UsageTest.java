@@ -86,6 +86,19 @@ class UsageTest {
   }
 
   @Test
+  void phasesAndOutput() throws Exception {
+    assertBadUsage("unknown phase 'check' in --phases prepare,check",
+        valid("terasort", "--phases", "prepare,check"));
+    assertBadUsage("phase run given twice", valid("terasort", "--phases", "run,run"));
+    assertBadUsage("--phases validate without run needs --output",
+        valid("terasort", "--phases", "prepare,validate"));
+    assertBadUsage("--output names an output to validate",
+        valid("terasort", "--output", "/elsewhere"));
+    assertBadUsage("sleep writes no output: --output does not apply",
+        valid("sleep", "--phases", "validate", "--output", "/elsewhere"));
+  }
+
+  @Test
   void helpIsNoError() throws Exception {
     DriverRun.Result result = DriverRun.run(DriverRun.conf(scratch.resolve("hadoop")),
         new BenchDriver(), record, "--help");
