@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from vivace_lab import paths, processes
@@ -22,6 +23,8 @@ from vivace_lab.workloads.catalogue import WORKLOADS
 
 USAGE_ERROR_EXIT = 2
 LOG_TAIL_LINES = 15
+PROGRESS_POLL_S = 0.5
+DRIVER_PREFIX = "vivace driver: "
 
 
 class DriverEngine(Engine):
@@ -53,7 +56,8 @@ class DriverEngine(Engine):
                    *self.prepare_options(planned, run_dir, settings)]
         started_ms = _now_ms()
         exit_code, samples = run_sampled(command, log_path, run_dir, driver_env(settings),
-                                         self.extra_sampled_pids(), settings.sample_interval_s)
+                                         self.extra_sampled_pids(), settings.sample_interval_s,
+                                         on_progress=settings.on_progress)
         finished_ms = _now_ms()
         result = self._result(planned, settings, record_path, log_path, exit_code, started_ms, finished_ms)
         result.samples = samples
@@ -95,9 +99,11 @@ def _defines(overrides: dict[str, str]) -> list[str]:
 
 
 def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, str],
-                extra_pids: list[int], interval_s: float | None) -> tuple[int, list]:
+                extra_pids: list[int], interval_s: float | None,
+                on_progress: Callable[[str], None] | None = None) -> tuple[int, list]:
     """Runs ``command`` to its end, output to ``log_path``; samples its process tree (and
-    ``extra_pids``) every ``interval_s`` unless that is None. Returns the exit code and samples."""
+    ``extra_pids``) every ``interval_s`` unless that is None; hands each new driver progress line
+    of the log to ``on_progress``. Returns the exit code and samples."""
     with open(log_path, "ab") as log:
         log.write((" ".join(command) + "\n").encode())
         log.flush()
@@ -107,8 +113,7 @@ def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, st
         if sampler:
             sampler.start()
         try:
-            # Wait without reaping, so the sampler still sees the process's last interval.
-            os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+            _wait_unreaped(process.pid, log_path, on_progress)
             samples = sampler.stop() if sampler else []
             return process.wait(), samples
         except BaseException:
@@ -120,6 +125,39 @@ def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, st
             processes.forget(process)
 
 
+def _wait_unreaped(pid: int, log_path: Path, on_progress) -> None:
+    """Waits for the process without reaping it, so the sampler still sees its last interval;
+    meanwhile hands each new progress line of its log to ``on_progress``."""
+    if on_progress is None:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        return
+    with open(log_path, "rb") as log:
+        offset = log.seek(0, os.SEEK_END)  # progress of this command only, not of earlier ones
+    while os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is None:
+        time.sleep(PROGRESS_POLL_S)
+        offset, line = _last_progress_line(log_path, offset)
+        if line:
+            on_progress(line)
+
+
+def _last_progress_line(log_path: Path, offset: int) -> tuple[int, str | None]:
+    """The offset after the log's last complete line, and the last driver progress line from
+    ``offset`` on (the driver prefixes them with 'vivace driver: ')."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(offset)
+            chunk = log.read()
+    except OSError:
+        return offset, None
+    end = chunk.rfind(b"\n") + 1
+    last = None
+    for raw in chunk[:end].splitlines():
+        text = raw.decode(errors="replace")
+        if text.startswith(DRIVER_PREFIX):
+            last = text[len(DRIVER_PREFIX):].strip()
+    return offset + end, last
+
+
 def base_result(planned: PlannedRun, engine: str, settings: RunSettings, started_ms: int,
                 finished_ms: int) -> RunResult:
     """A failed result of ``planned`` until a run record says otherwise."""
@@ -127,8 +165,7 @@ def base_result(planned: PlannedRun, engine: str, settings: RunSettings, started
         workload=planned.workload, engine=engine, cluster=settings.cluster,
         params=dict(planned.params), overrides=dict(planned.overrides), status=FAILED,
         started_ms=started_ms, finished_ms=finished_ms, repeat=planned.repeat,
-        input_bytes=WORKLOADS[planned.workload].input_bytes(
-            {k: int(v) for k, v in planned.params.items()}))
+        input_bytes=WORKLOADS[planned.workload].input_bytes(planned.params))
 
 
 def fill_from_record(result: RunResult, record: dict) -> RunResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read",
                     "plasma-sort", "finra-query", "finra-concurrency", "kmeans",
-                    "pagerank")
+                    "pagerank", "swim")
 
 ENGINE_WORKLOADS: dict[str, tuple[str, ...]] = {
     "vivace": DRIVER_WORKLOADS,

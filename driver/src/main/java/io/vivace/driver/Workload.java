@@ -29,7 +29,10 @@ public interface Workload {
     return false;
   }
 
-  /** Rejects roots this workload cannot use; called before anything runs. */
+  /**
+   * Rejects roots (and params that need more than a range check) this workload cannot use; called
+   * before anything runs.
+   */
   default void checkRoots(Configuration conf, Path dataRoot, Path workRoot) throws UsageException {
   }
 

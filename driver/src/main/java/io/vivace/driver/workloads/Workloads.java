@@ -25,7 +25,8 @@ public final class Workloads {
       new Type(FinraConcurrencyWorkload.NAME, FinraConcurrencyWorkload.PARAMS,
           FinraConcurrencyWorkload::new),
       new Type(KMeansWorkload.NAME, KMeansWorkload.PARAMS, KMeansWorkload::new),
-      new Type(PageRankWorkload.NAME, PageRankWorkload.PARAMS, PageRankWorkload::new));
+      new Type(PageRankWorkload.NAME, PageRankWorkload.PARAMS, PageRankWorkload::new),
+      new Type(SwimWorkload.NAME, SwimWorkload.PARAMS, SwimWorkload::new));
 
   private Workloads() {}
 
