@@ -29,6 +29,10 @@ VIVACE = ROOT / "vivace"
 WORKLOADS_JAR = ROOT / "workloads" / "target" / "vivace-workloads.jar"
 SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
 LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
+PLASMA = "io.vivace.workloads.plasma."
+FINRA = "io.vivace.workloads.finra."
+KMEANS = "io.vivace.workloads.kmeans."
+PAGERANK = "io.vivace.workloads.pagerank."
 
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
 SYSTEMS = {
@@ -60,6 +64,12 @@ SCALES = {
     "default": (5000, 10_000_000, 256 << 20, 256 << 20),
     "large": (5000, 100_000_000, 1 << 30, 1 << 30),
 }
+
+# Optional workloads (not in the default --workloads): input bytes per scale.
+PLASMA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
+FINRA_BYTES = {"tiny": 16 << 20, "default": 256 << 20, "large": 1 << 30}
+KMEANS_PROFILES = {"tiny": "tiny", "default": "small", "large": "large"}  # HiBench's profiles
+PAGERANK_PAGES = {"tiny": 5_000, "default": 500_000, "large": 5_000_000}  # HiBench small..huge
 
 LATENCY_SCALES = {
     # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
@@ -113,6 +123,7 @@ class Workload:
     report: str | None = None  # JSON file (under {run}) the program writes; kept in Run.metrics
     metrics: list[Metric] = field(default_factory=list)  # table rows taken from that report
     options: list[str] = field(default_factory=list)   # generic options for both systems
+    input_bytes: int | None = None  # set: Run.metrics gets wall_s and cpu_s_per_gb (from rusage)
 
 
 # Counters read back from a run's log (the job client prints them at the end): what map output
@@ -141,6 +152,13 @@ def log(message: str) -> None:
 
 def run_process(command: list[str], env: dict[str, str], log_file: Path) -> tuple[float, float, int]:
     """Runs a command; returns (wall seconds, peak RSS in MB, exit status)."""
+    seconds, rss, status, _ = run_process_cpu(command, env, log_file)
+    return seconds, rss, status
+
+
+def run_process_cpu(command: list[str], env: dict[str, str],
+                    log_file: Path) -> tuple[float, float, int, float]:
+    """run_process, plus the CPU seconds (user + system) of the process and those it waited for."""
     with open(log_file, "wb") as out:
         start = time.monotonic()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -148,7 +166,7 @@ def run_process(command: list[str], env: dict[str, str], log_file: Path) -> tupl
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.monotonic() - start
     process.returncode = os.waitstatus_to_exitcode(status)
-    return seconds, usage.ru_maxrss / 1024.0, process.returncode
+    return seconds, usage.ru_maxrss / 1024.0, process.returncode, usage.ru_utime + usage.ru_stime
 
 
 def examples_jar() -> str:
@@ -161,8 +179,13 @@ def examples_jar() -> str:
 
 
 def vivace_jar(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
+    seconds, rss, status, _ = vivace_jar_cpu(args, system_options, env, log_file)
+    return seconds, rss, status
+
+
+def vivace_jar_cpu(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
     # Generic options must come right after the program name (or class), before its arguments.
-    return run_process([str(VIVACE), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
+    return run_process_cpu([str(VIVACE), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
 
 
 def directory_digest(path: Path) -> str:
@@ -270,7 +293,69 @@ class Bench:
                 "-D", f"mapreduce.randomwriter.bytespermap={max(sort_bytes // 8, 1 << 20)}"], sort_bytes)
             result.append(Workload("sort", f"{sort_bytes / 1e9:.2f} GB",
                                    [self.examples, "sort", "-r", "2", str(seq), "{out}"]))
+        if "plasma-sort" in chosen:
+            result.append(self.plasma_sort())
+        if "kmeans" in chosen:
+            profile = KMEANS_PROFILES[self.options.scale]
+            points = self.generate(f"kmeans-{profile}", [str(WORKLOADS_JAR), KMEANS + "KMeansGen",
+                                                          "-profile", profile, "-maps", "4"])
+            result.append(Workload("kmeans", f"HiBench {profile}, 5 iterations",
+                                   [str(WORKLOADS_JAR), KMEANS + "KMeans", "-k", "10", "-iterations",
+                                    "5", "-converge-dist", "0", str(points), "{out}"]))
+        if "pagerank" in chosen:
+            pages = PAGERANK_PAGES[self.options.scale]
+            graph = self.generate(f"pagerank-{pages}", [str(WORKLOADS_JAR), PAGERANK + "PageRankGen",
+                                                        "-maps", "4", str(pages)])
+            result.append(Workload("pagerank", f"{pages} pages, 3 iterations",
+                                   [str(WORKLOADS_JAR), PAGERANK + "PageRank", "-pages", str(pages),
+                                    "-iterations", "3", str(graph), "{out}"]))
+        if "finra-query" in chosen or "finra-concurrency" in chosen:
+            result.extend(self.finra(chosen))
         return result
+
+    def finra(self, chosen: set[str]) -> list[Workload]:
+        """The FINRA query alone, and the concurrency runner (5 streams x 2 queries, 10% think)."""
+        size = FINRA_BYTES[self.options.scale]
+        rows = self.generate(f"finra-{size}", [str(WORKLOADS_JAR), FINRA + "FinraGen", "-maps", "4",
+                                               str(size)], size)
+        label = f"{size / 1e9:.2f} GB"
+        result = []
+        if "finra-query" in chosen:
+            result.append(Workload("finra-query", label,
+                                   [str(WORKLOADS_JAR), FINRA + "FinraQuery", str(rows), "{out}"],
+                                   validate=self.same_output))
+        if "finra-concurrency" in chosen:
+            streams = f"{label}, 5 streams x 2"
+            result.append(Workload(
+                "finra-concurrency", streams,
+                [str(WORKLOADS_JAR), FINRA + "FinraConcurrency", "-streams", "5", "-queries", "2",
+                 "-think-pct", "10", "-json", "{run}/finra.json", str(rows), "{out}"],
+                report="finra.json",
+                metrics=[Metric("finra isolated", ("isolated_s",), "s", False, streams),
+                         Metric("finra concurrent", ("concurrent_mean_s",), "s", False, streams),
+                         Metric("finra conc/isol", ("ratio",), "ratio", False, streams)]))
+        return result
+
+    def plasma_sort(self) -> Workload:
+        """Plasma's sort into 80 partitions; wall time and CPU seconds per GB, both systems."""
+        size = PLASMA_BYTES[self.options.scale]
+        lines = self.generate(f"plasma-{size}", [str(WORKLOADS_JAR), PLASMA + "PlasmaGen",
+                                                 "-maps", "4", str(size)], size)
+        label = f"{size / 1e9:.2f} GB, 80 parts"
+        return Workload(
+            "plasma-sort", label,
+            [str(WORKLOADS_JAR), PLASMA + "PlasmaSort", "-r", "80", str(lines), "{out}"],
+            validate=lambda workload, system, out: self.plasma_validate(workload, system, lines, out),
+            input_bytes=size,
+            metrics=[Metric("plasma-sort wall", ("wall_s",), "s", False, label),
+                     Metric("plasma-sort CPU", ("cpu_s_per_gb",), "CPU s/GB", False, label)])
+
+    def plasma_validate(self, workload: Workload, system: str, lines: Path, out: Path) -> str:
+        _, _, status = vivace_jar([str(WORKLOADS_JAR), PLASMA + "PlasmaValidate", str(lines), str(out)],
+                                  SYSTEMS["vivace"], self.env, out.parent / (out.name + "-validate.log"))
+        if status != 0:
+            return f"plasmavalidate failed, see {out.parent / (out.name + '-validate.log')}"
+        return self.same_output(workload, system, out)
 
     def teravalidate(self, workload: Workload, system: str, out: Path) -> str:
         report = out.parent / (out.name + "-validate")
@@ -299,8 +384,8 @@ class Bench:
         args = [a.replace("{out}", str(out)).replace("{run}", str(run_dir))
                 for a in workload.args + workload.system_args.get(system, [])]
         extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
-        seconds, rss, status = vivace_jar(args, SYSTEMS[system] + workload.options + extra, self.env,
-                                          run_dir / "job.log")
+        seconds, rss, status, cpu = vivace_jar_cpu(args, SYSTEMS[system] + workload.options + extra,
+                                                   self.env, run_dir / "job.log")
         detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
         if status == 0 and workload.validate is not None and repeat == 0:
             detail = workload.validate(workload, system, out)
@@ -310,6 +395,8 @@ class Bench:
                 metrics = json.loads((run_dir / workload.report).read_text())
             except (OSError, ValueError) as e:
                 detail = f"no report {workload.report}: {e}"
+        if workload.input_bytes:
+            metrics = {"wall_s": seconds, "cpu_s_per_gb": cpu / (workload.input_bytes / 1e9)}
         counters = logged_counters(run_dir / "job.log") if workload.name.split("+")[0] in SHUFFLING else {}
         run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail,
                   metrics, counters)
@@ -435,8 +522,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", choices=SCALES, default="default",
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
     parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency",
-                        help="comma-separated subset of sleep,terasort,wordcount,sort,latency"
-                             " (latency: empty-job latency and tasks/s inside one warm JVM)")
+                        help="comma-separated subset of sleep,terasort,wordcount,sort,latency,"
+                             "plasma-sort,finra-query,finra-concurrency,kmeans,pagerank (latency: empty-job latency"
+                             " and tasks/s inside one warm JVM; not run by default: plasma-sort,"
+                             " Plasma's 100-byte-line sort into 80 partitions, wall time and CPU"
+                             " seconds per GB; finra-query, the audit-trail query alone;"
+                             " finra-concurrency, the query alone then 5 streams x 2 queries with"
+                             " 10%% think time: isolated and mean concurrent time and their ratio;"
+                             " kmeans, 5 iterations on HiBench's tiny/small/large profile;"
+                             " pagerank, 3 iterations on 5,000/500,000/5,000,000 pages)")
     parser.add_argument("--codecs", default="none",
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"

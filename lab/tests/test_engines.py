@@ -79,12 +79,34 @@ def test_hadoop_yarn_runs_on_the_mini_cluster_and_stops_it(settings, tmp_path):
     cluster_pid = engine.cluster.pid
     try:
         result = engine.run(planned("sleep", "hadoop-yarn", maps=2, reduces=1), tmp_path / "run", settings)
+        counted = engine.run(planned("wordcount", "hadoop-yarn", bytes="50k", maps=1), tmp_path / "wc", settings)
     finally:
         engine.close()
     assert result.status == SUCCEEDED, result.failure
+    # The input was prepared on file:// and copied to HDFS: the very bytes the vivace engine reads.
+    assert counted.status == SUCCEEDED, counted.failure
+    assert counted.record["data"]["path"].startswith("hdfs://")
+    local = create_engine("vivace", settings.lab_home).run(
+        planned("wordcount", "vivace", bytes="50k", maps=1), tmp_path / "wc-vivace", settings)
+    assert local.status == SUCCEEDED, local.failure
+    assert local.record["data"]["checksum"] == counted.record["data"]["checksum"]
+    assert local.output_checksum == counted.output_checksum
     assert result.record["framework"] == "yarn"
     run_jobs = [job for job in result.record["jobs"] if job["phase"] == "run"]
     assert len(run_jobs[0]["tasks"]) == 3  # YARN keeps task reports: 2 maps, 1 reduce
     assert max(sample.proc_count for sample in result.samples) > 1
     import psutil
     assert not psutil.pid_exists(cluster_pid) or psutil.Process(cluster_pid).status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.parametrize("workload,params,result", [
+    ("plasma-sort", {"bytes": "100k", "reduces": "4"}, "cpu"),
+    ("finra-concurrency", {"bytes": "100k", "streams": "2", "queries": "1"}, "finra"),
+])
+def test_the_study_workloads_run_validated_with_their_results(workload, params, result, settings, tmp_path):
+    engine = create_engine("vivace", settings.lab_home)
+    run = engine.run(planned(workload, "vivace", **params), tmp_path / "run", settings)
+    assert run.status == SUCCEEDED, run.failure
+    assert run.validation_status == "PASSED"
+    assert 102_400 <= run.input_bytes <= 102_400 * 1.01, "within 1% of the size asked for"
+    assert run.record["results"][result], run.record["results"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import sys
@@ -51,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--heap", default="2g", help="heap of JVMs that run tasks in-process (default 2g)")
     run.add_argument("--report", default=None, help="HTML report path (default: <lab home>/reports/<study>.html)")
     run.set_defaults(handler=_run)
+
+    swim = commands.add_parser("swim", help="replay a SWIM trace (default: FB-2010's first 20 jobs) on each engine")
+    from vivace_lab.swim_study import add_arguments as add_swim_arguments
+    add_swim_arguments(swim)
+    swim.set_defaults(handler=_swim)
 
     check = commands.add_parser("check", help="check a study spec without running it")
     check.add_argument("spec")
@@ -163,6 +169,7 @@ def _run(args, console: Console) -> int:
         console.print(f"study [bold]{spec.name}[/bold]: {total} runs on "
                       f"{', '.join(spec.engines)}; database {store.url}")
         with ConsoleProgress(console, total) as progress:
+            settings = dataclasses.replace(settings, on_progress=progress.detail)
             outcome = StudyRunner(spec, store, settings, progress).run()
         if outcome.already_done:
             console.print(f"resumed: {outcome.already_done} runs were already stored")
@@ -177,6 +184,16 @@ def _run(args, console: Console) -> int:
         return 0
     finally:
         store.close()
+
+
+def _swim(args, console: Console) -> int:
+    from vivace_lab.swim_study import SwimOptionError, write_spec
+
+    try:
+        args.spec = str(write_spec(args, _lab_home(args) / "studies"))
+    except SwimOptionError as e:
+        raise _BadInput(str(e)) from None
+    return _run(args, console)
 
 
 def _check(args, console: Console) -> int:

@@ -15,6 +15,7 @@ class ConsoleProgress:
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), console=console, transient=True)
         self._task = self._bar.add_task("study", total=total)
+        self._current = "study"
 
     def __enter__(self) -> "ConsoleProgress":
         self._bar.start()
@@ -24,8 +25,12 @@ class ConsoleProgress:
         self._bar.stop()
 
     def starting(self, planned: PlannedRun, done: int, total: int) -> None:
-        self._bar.update(self._task, completed=done, total=total,
-                         description=f"{planned.workload} on {planned.engine} (repeat {planned.repeat + 1})")
+        self._current = f"{planned.workload} on {planned.engine} (repeat {planned.repeat + 1})"
+        self._bar.update(self._task, completed=done, total=total, description=self._current)
+
+    def detail(self, line: str) -> None:
+        """The running run's latest progress line, after its label."""
+        self._bar.update(self._task, description=f"{self._current}: {line}")
 
     def status(self, message: str) -> None:
         self._bar.update(self._task, description=message)

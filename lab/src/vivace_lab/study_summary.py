@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from vivace_lab.analysis.summary import SummaryRow, summarize
+from vivace_lab.analysis.swim import analyse as analyse_swim
 from vivace_lab.report.html import write_report
 from vivace_lab.report.model import ReportRun
 from vivace_lab.workloads.catalogue import WORKLOADS
@@ -68,10 +69,35 @@ def print_summary(console: Console, store, study_id: int, engines: list[str]) ->
     for row in rows:
         for warning in row.warnings:
             console.print(f"[yellow]note[/yellow] {row.workload} on {row.engine}: {warning}")
+    print_swim(console, store, study_id, engines)
     disagreements = output_disagreements(store, study_id)
     for line in disagreements:
         console.print(f"[red]outputs differ[/red] {line}")
     return len(disagreements)
+
+
+def print_swim(console: Console, store, study_id: int, engines: list[str]) -> None:
+    """STAC's tables for a study with swim runs: job times per engine, per-job ratios per pair."""
+    swim = analyse_swim(store, study_id, engines)
+    if swim is None:
+        return
+    table = Table(title=f"SWIM: {swim.replayed_jobs} jobs replayed, job time (s) submission to completion",
+                  title_justify="left")
+    for column in ("engine", "jobs", "failed", "min", "mean", "max", "sum"):
+        table.add_column(column, justify="left" if column == "engine" else "right")
+    for row in swim.durations:
+        table.add_row(row.engine, str(row.jobs), str(row.failed), _num(row.min_s), _num(row.mean_s),
+                      _num(row.max_s), _num(row.total_s))
+    console.print(table)
+    if swim.pairs:
+        table = Table(title="SWIM: per-job time ratio", title_justify="left")
+        for column in ("ratio", "paired", "unpaired", "min", "mean", "median", "max", "total time ratio"):
+            table.add_column(column, justify="left" if column == "ratio" else "right")
+        for pair in swim.pairs:
+            table.add_row(f"{pair.other} / {pair.baseline}", str(len(pair.ratios)), str(pair.unpaired),
+                          _num(pair.min), _num(pair.mean), _num(pair.median), _num(pair.max),
+                          _num(pair.total_time_ratio))
+        console.print(table)
 
 
 def print_runs(console: Console, store, **filters) -> None:
@@ -89,7 +115,8 @@ def print_runs(console: Console, store, **filters) -> None:
 def write_study_report(store, study_id: int, study_name: str, path: Path) -> Path:
     runs = [_report_run(store, info) for info in store.runs(study_id=study_id)]
     engines = list(dict.fromkeys(run.engine for run in runs))
-    return write_report(path, study_name, runs, study_summary(store, study_id, engines), datetime.now(UTC))
+    return write_report(path, study_name, runs, study_summary(store, study_id, engines), datetime.now(UTC),
+                        swim=analyse_swim(store, study_id, engines))
 
 
 def _report_run(store, info) -> ReportRun:

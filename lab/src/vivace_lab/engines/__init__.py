@@ -18,6 +18,9 @@ def create_engine(name: str, lab_home: Path) -> Engine:
     if name == "hadoop-yarn":
         from vivace_lab.engines.yarn_engine import HadoopYarnEngine
         return HadoopYarnEngine(lab_home / "minicluster")
+    if name == "spark":
+        from vivace_lab.engines.spark.engine import SparkEngine
+        return SparkEngine()
     raise KeyError(f"unknown engine '{name}' (known: {', '.join(ENGINE_WORKLOADS)})")
 
 

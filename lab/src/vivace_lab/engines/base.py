@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ class RunSettings:
     cluster: str  # name of the hardware description runs are stored under
     heap: str = "2g"  # heap of the JVM that runs the tasks in-process (vivace, hadoop-local)
     sample_interval_s: float = 1.0
+    on_progress: Callable[[str], None] | None = None  # gets the driver's latest progress line
 
 
 class Engine(ABC):

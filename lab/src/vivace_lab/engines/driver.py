@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from vivace_lab import paths, processes
@@ -22,6 +23,8 @@ from vivace_lab.workloads.catalogue import WORKLOADS
 
 USAGE_ERROR_EXIT = 2
 LOG_TAIL_LINES = 15
+PROGRESS_POLL_S = 0.5
+DRIVER_PREFIX = "vivace driver: "
 
 
 class DriverEngine(Engine):
@@ -37,6 +40,10 @@ class DriverEngine(Engine):
     def work_root(self, run_dir: Path) -> str:
         return (run_dir / "output").resolve().as_uri()
 
+    def prepare_options(self, planned: PlannedRun, run_dir: Path, settings: RunSettings) -> list[str]:
+        """Driver options for the input, found or made before the run (not timed, not sampled)."""
+        return []
+
     def extra_sampled_pids(self) -> list[int]:
         """Processes outside the driver's tree that do this engine's work."""
         return []
@@ -45,78 +52,146 @@ class DriverEngine(Engine):
         run_dir.mkdir(parents=True, exist_ok=True)
         record_path = run_dir / "record.json"
         log_path = run_dir / "driver.log"
-        command = self._command(planned, run_dir, record_path, settings)
-        env = dict(os.environ, VIVACE_HEAPSIZE=settings.heap)
+        command = [*self._command(planned, run_dir, record_path, settings),
+                   *self.prepare_options(planned, run_dir, settings)]
         started_ms = _now_ms()
-        with open(log_path, "wb") as log:
-            log.write((" ".join(command) + "\n").encode())
-            log.flush()
-            process = processes.start(command, stdout=log, stderr=subprocess.STDOUT,
-                                      stdin=subprocess.DEVNULL, env=env, cwd=run_dir)
-            sampler = Sampler([process.pid, *self.extra_sampled_pids()], settings.sample_interval_s)
-            sampler.start()
-            try:
-                # Wait without reaping, so the sampler still sees the driver's last interval.
-                os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
-                samples = sampler.stop()
-                exit_code = process.wait()
-            except BaseException:
-                processes.terminate(process)
-                sampler.stop()
-                raise
-            finally:
-                processes.forget(process)
+        exit_code, samples = run_sampled(command, log_path, run_dir, driver_env(settings),
+                                         self.extra_sampled_pids(), settings.sample_interval_s,
+                                         on_progress=settings.on_progress)
         finished_ms = _now_ms()
         result = self._result(planned, settings, record_path, log_path, exit_code, started_ms, finished_ms)
         result.samples = samples
         return result
 
     def _command(self, planned: PlannedRun, run_dir: Path, record: Path, settings: RunSettings) -> list[str]:
-        command = [str(paths.launcher()), "driver", *self.driver_options()]
-        for key, value in planned.overrides.items():
-            command += ["-D", f"{key}={value}"]
-        command += ["--workload", planned.workload, "--record", str(record),
-                    "--data-root", self.data_root(settings), "--work-root", self.work_root(run_dir)]
-        for key, value in planned.params.items():
-            command += ["--param", f"{key}={value}"]
-        return command
+        return driver_command([*self.driver_options(), *_defines(planned.overrides)], planned, record,
+                              self.data_root(settings), self.work_root(run_dir))
 
     def _result(self, planned: PlannedRun, settings: RunSettings, record_path: Path, log_path: Path,
                 exit_code: int, started_ms: int, finished_ms: int) -> RunResult:
-        result = RunResult(
-            workload=planned.workload, engine=self.name, cluster=settings.cluster,
-            params=dict(planned.params), overrides=dict(planned.overrides), status=FAILED,
-            started_ms=started_ms, finished_ms=finished_ms, repeat=planned.repeat,
-            input_bytes=WORKLOADS[planned.workload].input_bytes(
-                {k: int(v) for k, v in planned.params.items()}))
-        record = _read_record(record_path)
+        result = base_result(planned, self.name, settings, started_ms, finished_ms)
+        record = read_record(record_path)
         if record is None:
             reason = ("the driver rejected its arguments" if exit_code == USAGE_ERROR_EXIT
                       else f"the driver exited with code {exit_code} without a run record")
             result.failure = f"{reason}: {log_tail(log_path, LOG_TAIL_LINES)}"
             return result
-        result.record = record
-        result.started_ms = record.get("started_ms") or started_ms
-        result.finished_ms = record.get("finished_ms") or finished_ms
-        result.duration_s = (result.finished_ms - result.started_ms) / 1000.0
-        data = record.get("data") or {}
-        if data.get("actual_bytes") is not None:
-            result.input_bytes = data["actual_bytes"]
-        validation = record.get("validation") or {}
-        result.validation_status = validation.get("status")
-        result.validation_detail = validation.get("detail")
-        result.output_checksum = validation.get("output_checksum")
-        failure = record.get("failure")
-        if record.get("status") == "SUCCEEDED" and result.validation_status == "PASSED" and not failure:
-            result.status = SUCCEEDED
-        elif failure:
-            result.failure = f"{failure.get('phase', 'run')}: {failure.get('message', '')}"
-        else:
-            result.failure = f"validation {result.validation_status}: {result.validation_detail}"
-        return result
+        return fill_from_record(result, record)
 
 
-def _read_record(path: Path) -> dict | None:
+def driver_env(settings: RunSettings) -> dict[str, str]:
+    return dict(os.environ, VIVACE_HEAPSIZE=settings.heap)
+
+
+def driver_command(generic_options: list[str], planned: PlannedRun, record: Path, data_root: str,
+                   work_root: str, *extra: str) -> list[str]:
+    """`vivace driver` for one planned run; ``extra``: driver options such as --phases."""
+    command = [str(paths.launcher()), "driver", *generic_options,
+               "--workload", planned.workload, "--record", str(record),
+               "--data-root", data_root, "--work-root", work_root]
+    for key, value in planned.params.items():
+        command += ["--param", f"{key}={value}"]
+    return [*command, *extra]
+
+
+def _defines(overrides: dict[str, str]) -> list[str]:
+    return [option for key, value in overrides.items() for option in ("-D", f"{key}={value}")]
+
+
+def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, str],
+                extra_pids: list[int], interval_s: float | None,
+                on_progress: Callable[[str], None] | None = None) -> tuple[int, list]:
+    """Runs ``command`` to its end, output to ``log_path``; samples its process tree (and
+    ``extra_pids``) every ``interval_s`` unless that is None; hands each new driver progress line
+    of the log to ``on_progress``. Returns the exit code and samples."""
+    with open(log_path, "ab") as log:
+        log.write((" ".join(command) + "\n").encode())
+        log.flush()
+        process = processes.start(command, stdout=log, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, env=env, cwd=cwd)
+        sampler = Sampler([process.pid, *extra_pids], interval_s) if interval_s else None
+        if sampler:
+            sampler.start()
+        try:
+            _wait_unreaped(process.pid, log_path, on_progress)
+            samples = sampler.stop() if sampler else []
+            return process.wait(), samples
+        except BaseException:
+            processes.terminate(process)
+            if sampler:
+                sampler.stop()
+            raise
+        finally:
+            processes.forget(process)
+
+
+def _wait_unreaped(pid: int, log_path: Path, on_progress) -> None:
+    """Waits for the process without reaping it, so the sampler still sees its last interval;
+    meanwhile hands each new progress line of its log to ``on_progress``."""
+    if on_progress is None:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        return
+    with open(log_path, "rb") as log:
+        offset = log.seek(0, os.SEEK_END)  # progress of this command only, not of earlier ones
+    while os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is None:
+        time.sleep(PROGRESS_POLL_S)
+        offset, line = _last_progress_line(log_path, offset)
+        if line:
+            on_progress(line)
+
+
+def _last_progress_line(log_path: Path, offset: int) -> tuple[int, str | None]:
+    """The offset after the log's last complete line, and the last driver progress line from
+    ``offset`` on (the driver prefixes them with 'vivace driver: ')."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(offset)
+            chunk = log.read()
+    except OSError:
+        return offset, None
+    end = chunk.rfind(b"\n") + 1
+    last = None
+    for raw in chunk[:end].splitlines():
+        text = raw.decode(errors="replace")
+        if text.startswith(DRIVER_PREFIX):
+            last = text[len(DRIVER_PREFIX):].strip()
+    return offset + end, last
+
+
+def base_result(planned: PlannedRun, engine: str, settings: RunSettings, started_ms: int,
+                finished_ms: int) -> RunResult:
+    """A failed result of ``planned`` until a run record says otherwise."""
+    return RunResult(
+        workload=planned.workload, engine=engine, cluster=settings.cluster,
+        params=dict(planned.params), overrides=dict(planned.overrides), status=FAILED,
+        started_ms=started_ms, finished_ms=finished_ms, repeat=planned.repeat,
+        input_bytes=WORKLOADS[planned.workload].input_bytes(planned.params))
+
+
+def fill_from_record(result: RunResult, record: dict) -> RunResult:
+    """The outcome, times, input size, validation and output checksum a run record gives."""
+    result.record = record
+    result.started_ms = record.get("started_ms") or result.started_ms
+    result.finished_ms = record.get("finished_ms") or result.finished_ms
+    result.duration_s = (result.finished_ms - result.started_ms) / 1000.0
+    data = record.get("data") or {}
+    if data.get("actual_bytes") is not None:
+        result.input_bytes = data["actual_bytes"]
+    validation = record.get("validation") or {}
+    result.validation_status = validation.get("status")
+    result.validation_detail = validation.get("detail")
+    result.output_checksum = validation.get("output_checksum")
+    failure = record.get("failure")
+    if record.get("status") == "SUCCEEDED" and result.validation_status == "PASSED" and not failure:
+        result.status = SUCCEEDED
+    elif failure:
+        result.failure = f"{failure.get('phase', 'run')}: {failure.get('message', '')}"
+    else:
+        result.failure = f"validation {result.validation_status}: {result.validation_detail}"
+    return result
+
+
+def read_record(path: Path) -> dict | None:
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):

@@ -10,6 +10,8 @@ import random
 from dataclasses import dataclass, field
 
 from vivace_lab.engines.names import ENGINE_WORKLOADS
+from vivace_lab.engines.spark.settings import SPARK_PREFIX
+from vivace_lab.engines.spark.settings import key_problem as spark_key_problem
 from vivace_lab.plan.hadoop_keys import HadoopKeys
 from vivace_lab.plan.yaml_source import Located, SpecError, load_located
 from vivace_lab.workloads.catalogue import WORKLOADS
@@ -51,7 +53,7 @@ def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
     repeats = at.integer(top.get("repeats"), "repeats", default=3, minimum=1)
     engines = _engines(at, at.required(top, "engines", root))
     points = _workload_points(at, at.required(top, "workloads", root), engines)
-    grid = _grid(at, top.get("grid"), keys)
+    grid = _grid(at, top.get("grid"), keys, {e for point in points for e in point.engines})
     sample = at.integer(top.get("sample"), "sample", default=0, minimum=1)
     if sample and sample < len(grid):
         chosen = sorted(random.Random(seed).sample(range(len(grid)), sample))
@@ -157,16 +159,24 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
     return points
 
 
-def _grid(at: _Locator, located: Located | None, keys: HadoopKeys) -> list[dict[str, str]]:
+def _grid(at: _Locator, located: Located | None, keys: HadoopKeys,
+          engines: set[str]) -> list[dict[str, str]]:
+    """Every grid point goes to every engine: Spark's keys (spark.*) only with the spark engine
+    alone, Hadoop's only without it."""
     if located is None:
         return [{}]
     choices: dict[str, list[str]] = {}
     for key, value in at.mapping(located, "grid").items():
+        if key.startswith(SPARK_PREFIX) and engines - {"spark"}:
+            raise at.error(value, f"'{key}' is a Spark setting, but {', '.join(sorted(engines - {'spark'}))} "
+                                  f"would get it too (a grid applies to every engine of the study)")
+        if "spark" in engines and spark_key_problem(key):
+            raise at.error(value, f"engine spark: {spark_key_problem(key)}")
         choices[key] = []
         for choice in at.sequence(value, key):
             if isinstance(choice.value, (dict, list)) or choice.value is None:
                 raise at.error(choice, f"{key}: each value must be a single word or number")
-            problem = keys.check(key, choice.value)
+            problem = None if key.startswith(SPARK_PREFIX) else keys.check(key, choice.value)
             if problem:
                 raise at.error(choice, problem)
             text = str(choice.value).lower() if isinstance(choice.value, bool) else str(choice.value)

@@ -11,7 +11,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from vivace_lab.analysis.summary import SummaryRow
-from vivace_lab.report import formatting, plots
+from vivace_lab.analysis.swim import PairSummary, SwimAnalysis
+from vivace_lab.report import formatting, plots, swim_plots
 from vivace_lab.report.model import ReportRun, representative_run
 
 
@@ -30,6 +31,7 @@ def write_report(
     runs: Sequence[ReportRun],
     summary_rows: Sequence[SummaryRow],
     generated_at: datetime,
+    swim: SwimAnalysis | None = None,
 ) -> Path:
     """Writes the report of one study to ``path`` (parents created) and returns the path."""
     engines = _ordered([r.baseline_engine for r in summary_rows[:1]],
@@ -57,6 +59,9 @@ def write_report(
         ratios_svg=_svg(plots.ratios_figure(summary_rows, colours), "ratios"),
         metrics=[_metrics_section(w, i, runs, engines, colours) for i, w in enumerate(workloads)],
         job_lines=plots.MAX_JOB_LINES,
+        swim=swim,
+        swim_pairs=[_swim_pair(pair, i, colours) for i, pair in enumerate(swim.pairs)] if swim else [],
+        swim_sizes_svg=_svg(swim_plots.sizes_figure(swim.sizes), "swim-sizes") if swim else None,
     )
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -78,6 +83,17 @@ def _metrics_section(
             chosen.append(run)
     svg = _svg(plots.metrics_figure(chosen, colours), f"metrics-{index}") if chosen else None
     return MetricsSection(workload, chosen, svg)
+
+
+@dataclass(frozen=True)
+class SwimPairSection:
+    pair: PairSummary
+    svg: Markup | None
+
+
+def _swim_pair(pair: PairSummary, index: int, colours: dict[str, str]) -> SwimPairSection:
+    figure = swim_plots.pair_figure(pair, colours.get(pair.other, "#1f77b4"))
+    return SwimPairSection(pair, _svg(figure, f"swim-pair-{index}"))
 
 
 def _svg(figure, name: str) -> Markup | None:

@@ -24,17 +24,30 @@ def parse_size(text: str) -> int:
 
 @dataclass(frozen=True)
 class Param:
-    """One workload parameter: its kind ('int' or 'size'), default, lower bound and meaning."""
+    """One workload parameter: its kind ('int', 'size', 'number' for a real number, or 'text'),
+    default, lower bound (ignored for text) and meaning."""
 
     name: str
     kind: str
-    default: int
-    minimum: int
+    default: int | float | str
+    minimum: int | float
     help: str
 
-    def parse(self, value: object) -> int:
+    def parse(self, value: object) -> int | float | str:
+        if self.kind == "text":
+            if isinstance(value, (dict, list)) or value is None:
+                raise ValueError(f"{self.name} must be a single word or path, not {value!r}")
+            return str(value)
         if isinstance(value, bool):
             raise ValueError(f"{self.name} must be a number, not {value!r}")
+        if self.kind == "number":
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                raise ValueError(f"{self.name} must be a number, not {value!r}") from None
+            if not number >= self.minimum or number == float("inf"):
+                raise ValueError(f"{self.name} must be a number of at least {self.minimum}, not {value!r}")
+            return number
         if self.kind == "size":
             number = parse_size(str(value))
         else:

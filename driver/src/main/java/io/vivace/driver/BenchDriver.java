@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -22,13 +24,16 @@ import org.apache.hadoop.util.ToolRunner;
  * <pre>
  * BenchDriver [generic options] --workload NAME --record FILE --data-root URI --work-root URI
  *             [--param KEY=VALUE]... [--prepare-framework vivace] [--validate-framework local]
- *             [--keep-output]
+ *             [--keep-output] [--phases prepare,run,validate] [--output URI]
+ *             [--seed-data-root URI]
  * </pre>
  *
  * <p>The engine under test is {@code mapreduce.framework.name} of the configuration (generic
  * options {@code -D}, {@code -conf} apply), the file systems those of the roots. Prepare generates
  * the input under the data root or reuses it ({@link DataStore}), run runs the timed jobs, validate
- * checks their output; each phase's jobs go through the {@link JobRecorder}. The record is written
+ * checks their output; each phase's jobs go through the {@link JobRecorder}. {@code --phases}
+ * runs some of them only: {@code prepare} alone readies the input for another system, {@code
+ * validate} with {@code --output} checks what that system wrote, as the driver checks its own. The record is written
  * whatever happens once the command line is understood. Exit status: 0 when the run succeeded and
  * passed validation, 1 when it did not (the record says why), 2 for a bad command line (the message
  * names the problem; no record).
@@ -74,6 +79,8 @@ public final class BenchDriver extends Configured implements Tool {
     Workload workload;
     Path dataRoot;
     Path workRoot;
+    Path output;
+    Path seedDataRoot;
     String framework;
     try {
       options = DriverOptions.parse(args);
@@ -88,6 +95,12 @@ public final class BenchDriver extends Configured implements Tool {
       }
       dataRoot = qualify(conf, "--data-root", options.dataRoot());
       workRoot = qualify(conf, "--work-root", options.workRoot());
+      output = options.output() == null ? null : qualify(conf, "--output", options.output());
+      seedDataRoot = options.seedDataRoot() == null ? null
+          : qualify(conf, "--seed-data-root", options.seedDataRoot());
+      if (output != null && !workload.writesOutput()) {
+        throw new UsageException(workload.name() + " writes no output: --output does not apply");
+      }
       workload.checkRoots(conf, dataRoot, workRoot);
     } catch (UsageException e) {
       System.err.println("vivace driver: " + e.getMessage());
@@ -98,7 +111,8 @@ public final class BenchDriver extends Configured implements Tool {
     frameworks.put(Phase.PREPARE, options.prepareFramework());
     frameworks.put(Phase.RUN, framework);
     frameworks.put(Phase.VALIDATE, options.validateFramework());
-    return execute(conf, options, workload, frameworks, dataRoot, workRoot);
+    return execute(conf, options, workload, frameworks, new DataRoots(dataRoot, seedDataRoot),
+        workRoot, output);
   }
 
   private static Path qualify(Configuration conf, String option, String uri)
@@ -112,25 +126,34 @@ public final class BenchDriver extends Configured implements Tool {
   }
 
   private int execute(Configuration conf, DriverOptions options, Workload workload,
-      Map<Phase, String> frameworks, Path dataRoot, Path workRoot) {
-    Progress.line(workload.name() + " " + workload.params().asText() + ": prepare on "
-        + frameworks.get(Phase.PREPARE) + ", run on " + frameworks.get(Phase.RUN)
-        + ", validate on " + frameworks.get(Phase.VALIDATE));
-    RunContext ctx = new RunContext(conf, frameworks, workRoot);
+      Map<Phase, String> frameworks, DataRoots roots, Path workRoot, Path output) {
+    Path dataRoot = roots.root();
+    Set<Phase> phases = options.phases();
+    Progress.line(workload.name() + " " + workload.params().asText() + ": " + phases.stream()
+        .map(p -> p.label() + " on " + frameworks.get(p)).collect(Collectors.joining(", "))
+        + (output == null ? "" : " of " + output));
+    RunContext ctx = new RunContext(conf, frameworks, workRoot, output);
     RunRecord.Failure failure = null;
     Validation validation = null;
     Phase phase = Phase.PREPARE;
     try {
       InputData input = workload.input();
       if (input != null) {
-        ctx.setData(new DataStore(dataRoot, frameworks.get(Phase.PREPARE), ctx).prepare(input));
+        DataStore store = new DataStore(roots, frameworks.get(Phase.PREPARE), ctx);
+        ctx.setData(phases.contains(Phase.PREPARE) ? store.prepare(input) : store.find(input));
       }
-      phase = Phase.RUN;
-      workload.run(ctx);
-      phase = Phase.VALIDATE;
-      validation = workload.validate(ctx);
-      if (validation.status() != Validation.Status.PASSED) {
-        failure = new RunRecord.Failure(Phase.VALIDATE, validation.detail());
+      if (phases.contains(Phase.RUN)) {
+        phase = Phase.RUN;
+        workload.run(ctx);
+      }
+      if (phases.contains(Phase.VALIDATE)) {
+        phase = Phase.VALIDATE;
+        validation = workload.validate(ctx);
+        if (validation.status() != Validation.Status.PASSED) {
+          failure = new RunRecord.Failure(Phase.VALIDATE, validation.detail());
+        }
+      } else {
+        validation = Validation.skipped("not among the phases run");
       }
     } catch (Throwable e) {
       String message = Failures.message(e);
@@ -147,7 +170,8 @@ public final class BenchDriver extends Configured implements Tool {
     }
     RunRecord record = new RunRecord(workload.name(), workload.params().asText(),
         frameworks.get(Phase.RUN), conf.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY),
-        dataRoot.toString(), workRoot.toString(), overrides(conf), runConfiguration(ctx),
+        dataRoot.toString(), workRoot.toString(), phases,
+        output == null ? null : output.toString(), overrides(conf), runConfiguration(ctx),
         failure == null, failure, ctx.runStartedMs(), ctx.runFinishedMs(), ctx.data(), validation,
         ctx.results(), ctx.jobs());
     int exitCode = failure == null ? SUCCEEDED : FAILED;

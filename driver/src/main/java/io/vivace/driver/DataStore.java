@@ -2,6 +2,7 @@ package io.vivace.driver;
 
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -13,34 +14,33 @@ import org.apache.hadoop.fs.Path;
 final class DataStore {
 
   private final Path root;
+  private final Path seedRoot;
   private final String framework;
   private final WorkloadContext ctx;
 
-  DataStore(Path root, String framework, WorkloadContext ctx) {
-    this.root = root;
+  DataStore(DataRoots roots, String framework, WorkloadContext ctx) {
+    this.root = roots.root();
+    this.seedRoot = roots.seed();
     this.framework = framework;
     this.ctx = ctx;
   }
 
+  /**
+   * The input, reused when its marker matches, else copied from the seed root when that holds it
+   * with a matching marker, else generated anew.
+   */
   PreparedData prepare(InputData input) throws Exception {
     Path dir = new Path(root, input.key());
     FileSystem fs = dir.getFileSystem(ctx.conf());
-    DataMarker marker = null;
-    String stale;
-    try {
-      marker = DataMarker.read(fs, dir);
-      stale = marker == null ? (fs.exists(dir) ? "it has no marker" : "it does not exist")
-          : staleness(fs, dir, input, marker);
-    } catch (IOException e) {
-      stale = "its marker is unreadable (" + e.getMessage() + ")";
+    Reusable reusable = reusable(fs, dir, input);
+    if (reusable.data() != null) {
+      return reused(reusable);
     }
-    if (stale == null) {
-      ctx.progress("prepare: reusing " + dir + " (" + marker.actualBytes() + " bytes, generated on "
-          + marker.framework() + ")");
-      return new PreparedData(dir, input.requestedBytes(), marker.actualBytes(), true,
-          marker.checksum(), marker.figures());
+    PreparedData copied = copyFromSeed(input, fs, dir, reusable.stale());
+    if (copied != null) {
+      return copied;
     }
-    ctx.progress("prepare: generating " + dir + ": " + stale);
+    ctx.progress("prepare: generating " + dir + ": " + reusable.stale());
     fs.delete(dir, true);
     long startMs = System.currentTimeMillis();
     input.generate(ctx, dir);
@@ -56,6 +56,75 @@ final class DataStore {
         .write(fs, dir);
     return new PreparedData(dir, input.requestedBytes(), actualBytes, false,
         fingerprint.checksum(), fingerprint.figures());
+  }
+
+  /**
+   * The input as an earlier prepare left it, for runs that skip the prepare phase; fails when it
+   * is not there to reuse (it is never generated here).
+   */
+  PreparedData find(InputData input) throws IOException, PhaseFailedException {
+    Path dir = new Path(root, input.key());
+    Reusable reusable = reusable(dir.getFileSystem(ctx.conf()), dir, input);
+    if (reusable.data() == null) {
+      throw new PhaseFailedException("the input " + dir + " cannot be reused: "
+          + reusable.stale() + " (run the driver with --phases prepare first)");
+    }
+    return reused(reusable);
+  }
+
+  private PreparedData reused(Reusable reusable) {
+    ctx.progress("prepare: reusing " + reusable.data().path() + " (" + reusable.generatedBy()
+        + ")");
+    return reusable.data();
+  }
+
+  /**
+   * The seed root's copy of the input copied to {@code dir}, marker included, so that every
+   * engine reads the same bytes whatever its file system; null when the seed root has none.
+   */
+  private PreparedData copyFromSeed(InputData input, FileSystem fs, Path dir, String stale)
+      throws IOException, PhaseFailedException {
+    if (seedRoot == null) {
+      return null;
+    }
+    Path seedDir = new Path(seedRoot, input.key());
+    FileSystem seedFs = seedDir.getFileSystem(ctx.conf());
+    Reusable seed = reusable(seedFs, seedDir, input);
+    if (seed.data() == null) {
+      ctx.progress("prepare: not copying " + seedDir + ": " + seed.stale());
+      return null;
+    }
+    ctx.progress("prepare: copying " + seedDir + " to " + dir + ": " + stale);
+    fs.delete(dir, true);
+    FileUtil.copy(seedFs, seedDir, fs, dir, false, ctx.conf());
+    Reusable copy = reusable(fs, dir, input);
+    if (copy.data() == null) {
+      throw new PhaseFailedException("the copy of " + seedDir + " in " + dir + ": " + copy.stale());
+    }
+    PreparedData data = copy.data();
+    return new PreparedData(data.path(), data.requestedBytes(), data.actualBytes(), false,
+        data.checksum(), data.figures());
+  }
+
+  /** The reusable data, or why there is none. */
+  private record Reusable(PreparedData data, String stale, String generatedBy) {}
+
+  private Reusable reusable(FileSystem fs, Path dir, InputData input) {
+    DataMarker marker = null;
+    String stale;
+    try {
+      marker = DataMarker.read(fs, dir);
+      stale = marker == null ? (fs.exists(dir) ? "it has no marker" : "it does not exist")
+          : staleness(fs, dir, input, marker);
+    } catch (IOException e) {
+      stale = "its marker is unreadable (" + e.getMessage() + ")";
+    }
+    if (stale != null) {
+      return new Reusable(null, stale, null);
+    }
+    return new Reusable(new PreparedData(dir, input.requestedBytes(), marker.actualBytes(), true,
+        marker.checksum(), marker.figures()), null,
+        marker.actualBytes() + " bytes, generated on " + marker.framework());
   }
 
   /** Why the marked data cannot be reused, or null when it can. */

@@ -9,9 +9,9 @@ import java.util.Map;
 /** A workload's parameters: every declared one, given on the command line or defaulted. */
 public final class Params {
 
-  private final Map<String, Long> values;
+  private final Map<String, String> values;
 
-  private Params(Map<String, Long> values) {
+  private Params(Map<String, String> values) {
     this.values = Collections.unmodifiableMap(values);
   }
 
@@ -22,18 +22,20 @@ public final class Params {
    */
   public static Params resolve(String workload, List<Param> declared, Map<String, String> given)
       throws UsageException {
-    Map<String, Long> values = new LinkedHashMap<>();
+    Map<String, String> values = new LinkedHashMap<>();
     List<String> names = new ArrayList<>();
     for (Param param : declared) {
       names.add(param.name());
-      values.put(param.name(), param.defaultValue());
+      values.put(param.name(),
+          param.isText() ? param.textDefault() : Long.toString(param.defaultValue()));
     }
     for (Map.Entry<String, String> entry : given.entrySet()) {
       String name = entry.getKey();
       Param param = declared.stream().filter(p -> p.name().equals(name)).findFirst()
           .orElseThrow(() -> new UsageException("unknown param '" + name + "' for workload "
               + workload + " (known: " + String.join(", ", names) + ")"));
-      values.put(name, parse(workload, param, entry.getValue()));
+      values.put(name, param.isText() ? entry.getValue()
+          : Long.toString(parse(workload, param, entry.getValue())));
     }
     return new Params(values);
   }
@@ -52,7 +54,12 @@ public final class Params {
   }
 
   public long get(String name) {
-    Long value = values.get(name);
+    return Long.parseLong(text(name));
+  }
+
+  /** The value as given (a text param's, or an integer's digits). */
+  public String text(String name) {
+    String value = values.get(name);
     if (value == null) {
       throw new IllegalArgumentException("no param " + name);
     }
@@ -65,8 +72,6 @@ public final class Params {
 
   /** name to value as text, in declaration order, as the run record writes them. */
   public Map<String, String> asText() {
-    Map<String, String> text = new LinkedHashMap<>();
-    values.forEach((name, value) -> text.put(name, Long.toString(value)));
-    return text;
+    return new LinkedHashMap<>(values);
   }
 }

@@ -13,4 +13,14 @@ public enum Phase {
   public String label() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
+
+  /** The phase with this {@link #label}; null if none. */
+  public static Phase byLabel(String label) {
+    for (Phase phase : values()) {
+      if (phase.label().equals(label)) {
+        return phase;
+      }
+    }
+    return null;
+  }
 }

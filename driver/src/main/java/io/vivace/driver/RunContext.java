@@ -26,6 +26,7 @@ final class RunContext implements WorkloadContext {
   private final Configuration conf;
   private final Map<Phase, String> frameworks;
   private final Path workRoot;
+  private final Path externalOutput;
   private final boolean workRootExisted;
   private final Set<Path> workPaths = new LinkedHashSet<>();
   private final List<PhaseJob> jobs = new ArrayList<>();
@@ -34,10 +35,13 @@ final class RunContext implements WorkloadContext {
   private Long runStartedMs;
   private Long runFinishedMs;
 
-  RunContext(Configuration conf, Map<Phase, String> frameworks, Path workRoot) {
+  /** {@code externalOutput}: the {@code --output} to validate; null when the run writes its own. */
+  RunContext(Configuration conf, Map<Phase, String> frameworks, Path workRoot,
+      Path externalOutput) {
     this.conf = conf;
     this.frameworks = new EnumMap<>(frameworks);
     this.workRoot = workRoot;
+    this.externalOutput = externalOutput;
     this.workRootExisted = existsOrUnknown(conf, workRoot);
   }
 
@@ -73,6 +77,11 @@ final class RunContext implements WorkloadContext {
       fs.delete(path, true);
     }
     return path;
+  }
+
+  @Override
+  public Path outputPath(String name) throws IOException {
+    return externalOutput != null ? externalOutput : workPath(name);
   }
 
   @Override

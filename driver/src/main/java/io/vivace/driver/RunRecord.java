@@ -2,6 +2,7 @@ package io.vivace.driver;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 
 /** One run of one workload, as docs/run-record.md describes it; {@link RunRecordJson} writes it. */
@@ -12,6 +13,8 @@ record RunRecord(
     String defaultFs,
     String dataRoot,
     String workRoot,
+    Set<Phase> phases,
+    String output,
     Map<String, String> overrides,
     SortedMap<String, String> configuration,
     boolean succeeded,

@@ -34,6 +34,9 @@ final class RunRecordJson {
     node.put("default_fs", record.defaultFs());
     node.put("data_root", record.dataRoot());
     node.put("work_root", record.workRoot());
+    ArrayNode phases = node.putArray("phases");
+    record.phases().forEach(phase -> phases.add(phase.label()));
+    node.put("output", record.output());
     node.set("overrides", strings(record.overrides()));
     node.set("configuration",
         record.configuration() == null ? null : strings(record.configuration()));

@@ -21,7 +21,18 @@ public interface Workload {
     return null;
   }
 
-  /** Rejects roots this workload cannot use; called before anything runs. */
+  /**
+   * Whether the run writes an output directory ({@link WorkloadContext#outputPath}) that validate
+   * checks, so that {@code --output} can name one another system wrote.
+   */
+  default boolean writesOutput() {
+    return false;
+  }
+
+  /**
+   * Rejects roots (and params that need more than a range check) this workload cannot use; called
+   * before anything runs.
+   */
   default void checkRoots(Configuration conf, Path dataRoot, Path workRoot) throws UsageException {
   }
 

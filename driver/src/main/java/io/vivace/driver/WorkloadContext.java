@@ -23,6 +23,12 @@ public interface WorkloadContext {
   Path workPath(String name) throws IOException;
 
   /**
+   * The run's output directory: {@code --output} when the driver validates an output another
+   * system wrote (never removed), else {@link #workPath} of {@code name}.
+   */
+  Path outputPath(String name) throws IOException;
+
+  /**
    * Runs {@code tool} in this JVM through {@code ToolRunner} on the framework of {@code phase},
    * with the driver's configuration plus {@code settings}, and records the jobs it submits.
    *

@@ -14,8 +14,8 @@ import java.util.Set;
 final class RecordChecks {
 
   static final List<String> FIELDS = List.of("record_version", "workload", "params", "framework",
-      "default_fs", "data_root", "work_root", "overrides", "configuration", "status", "failure",
-      "started_ms", "finished_ms", "data", "validation", "results", "jobs");
+      "default_fs", "data_root", "work_root", "phases", "output", "overrides", "configuration",
+      "status", "failure", "started_ms", "finished_ms", "data", "validation", "results", "jobs");
   static final List<String> JOB_FIELDS = List.of("phase", "job_id", "name", "status", "submit_ms",
       "start_ms", "finish_ms", "done_ms", "maps", "reduces", "counters", "tasks");
   private static final Set<String> PHASES = Set.of("prepare", "run", "validate");

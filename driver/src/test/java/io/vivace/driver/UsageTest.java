@@ -44,7 +44,8 @@ class UsageTest {
   @Test
   void unknownWorkload() throws Exception {
     assertBadUsage("unknown workload 'nosuch' (known: sleep, terasort, wordcount, sort,"
-        + " dfsio-write, dfsio-read)", valid("nosuch"));
+        + " dfsio-write, dfsio-read, plasma-sort, finra-query, finra-concurrency, kmeans,"
+        + " pagerank, swim)", valid("nosuch"));
   }
 
   @Test
@@ -86,9 +87,40 @@ class UsageTest {
   }
 
   @Test
+  void phasesAndOutput() throws Exception {
+    assertBadUsage("unknown phase 'check' in --phases prepare,check",
+        valid("terasort", "--phases", "prepare,check"));
+    assertBadUsage("phase run given twice", valid("terasort", "--phases", "run,run"));
+    assertBadUsage("--phases validate without run needs --output",
+        valid("terasort", "--phases", "prepare,validate"));
+    assertBadUsage("--output names an output to validate",
+        valid("terasort", "--output", "/elsewhere"));
+    assertBadUsage("sleep writes no output: --output does not apply",
+        valid("sleep", "--phases", "validate", "--output", "/elsewhere"));
+  }
+
+  @Test
   void helpIsNoError() throws Exception {
     DriverRun.Result result = DriverRun.run(DriverRun.conf(scratch.resolve("hadoop")),
         new BenchDriver(), record, "--help");
     assertEquals(0, result.exitCode(), result.describe());
+  }
+
+  @Test
+  void swimTraceMissingMalformedOrTooLargeForThePool() throws Exception {
+    assertBadUsage("workload swim needs --param trace=FILE", valid("swim"));
+    assertBadUsage("the public traces are in https://github.com/SWIMProjectUCB/SWIM",
+        valid("swim", "--param", "trace=" + scratch.resolve("none.tsv")));
+    Path trace = scratch.resolve("trace.tsv");
+    Files.writeString(trace, "job0\t9\t9\t1762\t0\t14347\njob1\t18\t9\t970\t609\n");
+    assertBadUsage(trace + ":2: 5 tab-separated columns, expected at least 6",
+        valid("swim", "--param", "trace=" + trace));
+    // 53088744165 bytes x 1e-4 = 5308874 bytes; 1 MiB partitions hold 892700: 6 needed
+    Files.writeString(trace, "job2\t20\t2\t53088744165\t1510005522\t5759777\n");
+    assertBadUsage("use at least 6 pool partitions", valid("swim", "--param", "trace=" + trace,
+        "--param", "scale_factor=1e-4", "--param", "block_size=1048576",
+        "--param", "pool_partitions=5"));
+    assertBadUsage("malformed value for param gap_compression of workload swim: 'fast'",
+        valid("swim", "--param", "trace=" + trace, "--param", "gap_compression=fast"));
   }
 }

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class WorkloadRunsTest {
 
-  private static final Set<String> DETERMINISTIC_OUTPUT = Set.of("terasort", "wordcount", "sort");
+  private static final Set<String> DETERMINISTIC_OUTPUT = Set.of("terasort", "wordcount", "sort",
+      "plasma-sort", "finra-query", "finra-concurrency");
 
   private Path scratch;
 
@@ -48,6 +49,11 @@ class WorkloadRunsTest {
       "terasort    | rows=2000 reduces=2",
       "wordcount   | bytes=200000 reduces=2",
       "sort        | bytes=200000 reduces=2",
+      "plasma-sort | bytes=200000 reduces=5",
+      "finra-query | bytes=300000",
+      "kmeans      | samples=3000 iterations=2",
+      "pagerank    | pages=300 iterations=2",
+      "finra-concurrency | bytes=100000 streams=2 queries=2",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
   })
@@ -94,6 +100,35 @@ class WorkloadRunsTest {
       assertEquals(checksum, local.at("/validation/output_checksum").asText(),
           "output checksum, vivace vs local");
       assertEquals(vivace.at("/validation/output_bytes"), local.at("/validation/output_bytes"));
+    }
+    if (workload.equals("plasma-sort")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        JsonNode cpu = record.at("/results/cpu");
+        assertTrue(cpu.get("cpu_s").asDouble() > 0 && cpu.get("wall_s").asDouble() > 0,
+            cpu.toString());
+        assertEquals(cpu.get("cpu_s").asDouble() / 200_000 * 1e9,
+            cpu.get("cpu_s_per_gb").asDouble(), 1e-6, cpu.toString());
+      }
+    }
+    if (workload.equals("pagerank")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        assertEquals(2, RecordChecks.jobs(record, "run").size(), "one job per iteration");
+      }
+    }
+    if (workload.equals("kmeans")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        assertEquals(2, record.at("/results/kmeans/iterations").asInt(), record.toString());
+        assertEquals(2, RecordChecks.jobs(record, "run").size(), "one job per iteration");
+      }
+    }
+    if (workload.equals("finra-concurrency")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        JsonNode finra = record.at("/results/finra");
+        assertEquals(4, finra.get("queries").asInt(), finra.toString());
+        assertEquals(finra.get("concurrent_mean_s").asDouble() / finra.get("isolated_s").asDouble(),
+            finra.get("ratio").asDouble(), 1e-9, finra.toString());
+        assertEquals(7, RecordChecks.jobs(record, "run").size(), "3 isolated + 2 x 2 queries");
+      }
     }
     if (workload.startsWith("dfsio")) {
       for (JsonNode record : List.of(vivace, local)) {

@@ -26,10 +26,15 @@ final class SortWorkload extends ParamsWorkload {
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
       Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private Path output;
+  private static final String OUTPUT = "sort-out";
 
   SortWorkload(Params params) {
     super(NAME, params);
+  }
+
+  @Override
+  public boolean writesOutput() {
+    return true;
   }
 
   @Override
@@ -39,7 +44,7 @@ final class SortWorkload extends ParamsWorkload {
 
   @Override
   public void run(WorkloadContext ctx) throws Exception {
-    output = ctx.workPath("sort-out");
+    Path output = ctx.outputPath(OUTPUT);
     ctx.runTool(Phase.RUN, "sort", new Sort<>(), Map.of(),
         "-r", Long.toString(params.get("reduces")), ctx.data().path().toString(),
         output.toString());
@@ -48,6 +53,7 @@ final class SortWorkload extends ParamsWorkload {
   /** SortValidator throws when the output does not match; the driver reports its message. */
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
+    Path output = ctx.outputPath(OUTPUT);
     ctx.runTool(Phase.VALIDATE, "sortvalidator", new SortValidator(), Map.of(),
         "-sortInput", ctx.data().path().toString(), "-sortOutput", output.toString());
     long outputBytes = DataFiles.bytes(output.getFileSystem(ctx.conf()), output);

@@ -28,10 +28,15 @@ final class TeraSortWorkload extends ParamsWorkload {
   static final List<Param> PARAMS =
       List.of(Param.of("rows", 100_000, 1), Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private Path output;
+  private static final String OUTPUT = "terasort-out";
 
   TeraSortWorkload(Params params) {
     super(NAME, params);
+  }
+
+  @Override
+  public boolean writesOutput() {
+    return true;
   }
 
   @Override
@@ -41,7 +46,7 @@ final class TeraSortWorkload extends ParamsWorkload {
 
   @Override
   public void run(WorkloadContext ctx) throws Exception {
-    output = ctx.workPath("terasort-out");
+    Path output = ctx.outputPath(OUTPUT);
     ctx.runTool(Phase.RUN, "terasort", new TeraSort(),
         Map.of(MRJobConfig.NUM_REDUCES, Long.toString(params.get("reduces"))),
         ctx.data().path().toString(), output.toString());
@@ -49,6 +54,7 @@ final class TeraSortWorkload extends ParamsWorkload {
 
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
+    Path output = ctx.outputPath(OUTPUT);
     Path report = ctx.workPath("teravalidate");
     ctx.runTool(Phase.VALIDATE, "teravalidate", new TeraValidate(), Map.of(), output.toString(),
         report.toString());

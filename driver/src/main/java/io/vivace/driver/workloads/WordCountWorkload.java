@@ -31,10 +31,15 @@ final class WordCountWorkload extends ParamsWorkload {
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
       Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private Path output;
+  private static final String OUTPUT = "wordcount-out";
 
   WordCountWorkload(Params params) {
     super(NAME, params);
+  }
+
+  @Override
+  public boolean writesOutput() {
+    return true;
   }
 
   @Override
@@ -44,7 +49,7 @@ final class WordCountWorkload extends ParamsWorkload {
 
   @Override
   public void run(WorkloadContext ctx) throws Exception {
-    output = ctx.workPath("wordcount-out");
+    Path output = ctx.outputPath(OUTPUT);
     ctx.runTool(Phase.RUN, "wordcount", new WordCountTool(),
         Map.of(MRJobConfig.NUM_REDUCES, Long.toString(params.get("reduces"))),
         ctx.data().path().toString(), output.toString());
@@ -52,6 +57,7 @@ final class WordCountWorkload extends ParamsWorkload {
 
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
+    Path output = ctx.outputPath(OUTPUT);
     FileSystem fs = output.getFileSystem(ctx.conf());
     long outputBytes = DataFiles.bytes(fs, output);
     String digest = OutputDigest.ofBytes(fs, output);

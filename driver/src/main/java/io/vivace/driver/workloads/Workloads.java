@@ -19,7 +19,14 @@ public final class Workloads {
       new Type(WordCountWorkload.NAME, WordCountWorkload.PARAMS, WordCountWorkload::new),
       new Type(SortWorkload.NAME, SortWorkload.PARAMS, SortWorkload::new),
       new Type(DfsIoWriteWorkload.NAME, DfsIo.PARAMS, DfsIoWriteWorkload::new),
-      new Type(DfsIoReadWorkload.NAME, DfsIo.PARAMS, DfsIoReadWorkload::new));
+      new Type(DfsIoReadWorkload.NAME, DfsIo.PARAMS, DfsIoReadWorkload::new),
+      new Type(PlasmaSortWorkload.NAME, PlasmaSortWorkload.PARAMS, PlasmaSortWorkload::new),
+      new Type(FinraQueryWorkload.NAME, FinraQueryWorkload.PARAMS, FinraQueryWorkload::new),
+      new Type(FinraConcurrencyWorkload.NAME, FinraConcurrencyWorkload.PARAMS,
+          FinraConcurrencyWorkload::new),
+      new Type(KMeansWorkload.NAME, KMeansWorkload.PARAMS, KMeansWorkload::new),
+      new Type(PageRankWorkload.NAME, PageRankWorkload.PARAMS, PageRankWorkload::new),
+      new Type(SwimWorkload.NAME, SwimWorkload.PARAMS, SwimWorkload::new));
 
   private Workloads() {}
 

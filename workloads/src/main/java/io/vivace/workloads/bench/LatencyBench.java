@@ -1,6 +1,7 @@
 package io.vivace.workloads.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vivace.workloads.CompletionPoll;
 import io.vivace.workloads.SplitKeepingSleepJob;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,8 +44,6 @@ import org.apache.hadoop.util.ToolRunner;
  */
 public class LatencyBench extends Configured implements Tool {
 
-  static final String COMPLETION_POLL = "mapreduce.client.completion.pollinterval";
-  static final int COMPLETION_POLL_MILLIS = 5;
   static final int VIVACE_DEFAULT_MAPS = 20_000;
   static final int OTHER_DEFAULT_MAPS = 2_000;
 
@@ -127,11 +126,8 @@ public class LatencyBench extends Configured implements Tool {
 
   Result measure(Options options) throws Exception {
     // With mapred-default.xml loaded (by JobConf), a user's setting can be told from the default.
-    Configuration conf = new JobConf(getConf());
-    boolean pollSetByUser = setByUser(conf, COMPLETION_POLL);
-    if (!pollSetByUser) {
-      conf.setInt(COMPLETION_POLL, COMPLETION_POLL_MILLIS);
-    }
+    boolean pollSetByUser = CompletionPoll.setByUser(new JobConf(getConf()));
+    Configuration conf = CompletionPoll.timed(getConf());
     String framework = conf.get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
 
     for (int i = 0; i < options.warmup(); i++) {
@@ -145,13 +141,8 @@ public class LatencyBench extends Configured implements Tool {
 
     runSleepJob(conf, Math.max(1, options.maps() / 10), options.reduces());
     double seconds = runSleepJob(conf, options.maps(), options.reduces());
-    return new Result(framework, conf.getInt(COMPLETION_POLL, -1), pollSetByUser, options.warmup(),
+    return new Result(framework, conf.getInt(CompletionPoll.KEY, -1), pollSetByUser, options.warmup(),
         latencyMs, submitMs, options.maps(), options.reduces(), seconds);
-  }
-
-  private static boolean setByUser(Configuration conf, String key) {
-    String[] sources = conf.getPropertySources(key);
-    return sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
   }
 
   /** Runs one empty job; adds its submit-to-done and its submit() times, in ms, to the lists. */

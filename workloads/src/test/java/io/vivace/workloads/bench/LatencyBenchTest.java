@@ -49,7 +49,7 @@ class LatencyBenchTest {
 
     JsonNode result = new ObjectMapper().readTree(json.toFile());
     assertEquals(framework, result.get("framework").asText());
-    assertEquals(LatencyBench.COMPLETION_POLL_MILLIS, result.get("completion_poll_ms").asInt());
+    assertEquals(io.vivace.workloads.CompletionPoll.MILLIS, result.get("completion_poll_ms").asInt());
     JsonNode empty = result.get("empty_job");
     assertEquals(5, empty.get("runs").asInt());
     assertEquals(5, empty.get("latencies_ms").size());
@@ -70,7 +70,7 @@ class LatencyBenchTest {
   @Test
   void keepsTheUsersPollInterval() throws Exception {
     Configuration conf = conf("vivace");
-    conf.setInt(LatencyBench.COMPLETION_POLL, 7);
+    conf.setInt(io.vivace.workloads.CompletionPoll.KEY, 7);
     LatencyBench bench = new LatencyBench();
     bench.setConf(conf);
 

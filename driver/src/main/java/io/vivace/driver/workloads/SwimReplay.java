@@ -1,0 +1,233 @@
+package io.vivace.driver.workloads;
+
+import io.vivace.workloads.swim.ReplaySettings;
+import io.vivace.workloads.swim.SwimJobFactory;
+import io.vivace.workloads.swim.SynthesisedJob;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Cluster;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.util.Tool;
+
+/**
+ * Replays synthesised jobs open loop from this JVM: one scheduler thread submits each job
+ * ({@code Job.submit()}) when its offset from the replay's start comes, whether earlier jobs have
+ * finished or not; this thread watches the submitted jobs, and as each completes closes its client
+ * (the job recorder takes its snapshot then) and deletes its output, as SWIM's scripts do. A job
+ * that fails, or cannot even be submitted, is noted with its reason and the replay goes on. One
+ * thread submits, so submissions never race inside a framework's client; jobs due at the same
+ * second go one after another.
+ */
+final class SwimReplay extends Configured implements Tool {
+
+  static final long POLL_MS = 50;
+  static final long PROGRESS_EVERY_MS = 5000;
+
+  private final List<SynthesisedJob> jobs;
+  private final ReplaySettings settings;
+  private final Path pool;
+  private final Path outputs;
+  private final Consumer<String> progress;
+  private final List<Map<String, Object>> outcomes = new ArrayList<>();
+
+  SwimReplay(List<SynthesisedJob> jobs, ReplaySettings settings, Path pool, Path outputs,
+      Consumer<String> progress) {
+    this.jobs = jobs;
+    this.settings = settings;
+    this.pool = pool;
+    this.outputs = outputs;
+    this.progress = progress;
+  }
+
+  /** What happened to each job, in trace order, for the record's results. */
+  List<Map<String, Object>> outcomes() {
+    return outcomes;
+  }
+
+  private record Submitted(SynthesisedJob job, Map<String, Object> outcome, Job client,
+      Path output) {}
+
+  @Override
+  public int run(String[] args) throws Exception {
+    ConcurrentLinkedQueue<Submitted> submitted = new ConcurrentLinkedQueue<>();
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "swim-submitter");
+      thread.setDaemon(true);
+      return thread;
+    });
+    warmUp();
+    long startMs = System.currentTimeMillis();
+    for (SynthesisedJob job : jobs) {
+      Map<String, Object> outcome = describe(job, startMs);
+      outcomes.add(outcome);
+      scheduler.schedule(() -> submit(job, outcome, submitted),
+          startMs + job.dueOffsetMs() - System.currentTimeMillis(), TimeUnit.MILLISECONDS);
+    }
+    scheduler.shutdown();
+    List<Submitted> running = new ArrayList<>();
+    int done = 0;
+    int failed = 0;
+    long lastProgressMs = 0;
+    String lastLine = "";
+    try {
+      while (done < jobs.size()) {
+        for (Submitted next; (next = submitted.poll()) != null; ) {
+          if (next.client() == null) {
+            done++;
+            failed++;
+          } else {
+            running.add(next);
+          }
+        }
+        for (Iterator<Submitted> it = running.iterator(); it.hasNext(); ) {
+          Submitted job = it.next();
+          if (finished(job)) {
+            it.remove();
+            done++;
+            if (!"SUCCEEDED".equals(job.outcome().get("status"))) {
+              failed++;
+            }
+          }
+        }
+        String line = "swim: submitted " + (done + running.size()) + "/" + jobs.size()
+            + ", running " + running.size() + ", done " + done + " (" + failed + " failed)";
+        long now = System.currentTimeMillis();
+        if (!line.equals(lastLine) || now - lastProgressMs >= PROGRESS_EVERY_MS) {
+          progress.accept(line);
+          lastLine = line;
+          lastProgressMs = now;
+        }
+        if (done < jobs.size()) {
+          Thread.sleep(POLL_MS);
+        }
+      }
+    } finally {
+      scheduler.shutdownNow();
+      for (Submitted job : running) {
+        killQuietly(job);
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Connects to the framework once before the clock starts, so that the first job's submission
+   * does not also pay for loading the client's classes and starting the framework's client.
+   */
+  private void warmUp() throws IOException {
+    new Cluster(getConf()).close();
+  }
+
+  private Map<String, Object> describe(SynthesisedJob job, long startMs) {
+    Map<String, Object> outcome = new LinkedHashMap<>();
+    outcome.put("index", job.index());
+    outcome.put("name", job.trace().name());
+    outcome.put("trace_submit_s", job.trace().submitS());
+    outcome.put("due_offset_ms", job.dueOffsetMs());
+    outcome.put("due_ms", startMs + job.dueOffsetMs());
+    outcome.put("trace_input_bytes", job.trace().inputBytes());
+    outcome.put("trace_shuffle_bytes", job.trace().shuffleBytes());
+    outcome.put("trace_output_bytes", job.trace().outputBytes());
+    outcome.put("scaled_input_bytes", job.scaledInput());
+    outcome.put("scaled_shuffle_bytes", job.scaledShuffle());
+    outcome.put("scaled_output_bytes", job.scaledOutput());
+    outcome.put("input_bytes", job.input());
+    outcome.put("shuffle_bytes", job.shuffle());
+    outcome.put("output_bytes", job.output());
+    outcome.put("first_partition", job.firstPartition());
+    outcome.put("partitions", job.partitions());
+    outcome.put("reducers", job.reducers());
+    outcome.put("map_records_per_input", job.mapRatio());
+    outcome.put("reduce_records_per_value", job.reduceRatio());
+    outcome.put("submitted_ms", null);
+    outcome.put("submit_returned_ms", null);
+    outcome.put("job_id", null);
+    outcome.put("status", null);
+    outcome.put("failure", null);
+    return outcome;
+  }
+
+  private void submit(SynthesisedJob job, Map<String, Object> outcome,
+      ConcurrentLinkedQueue<Submitted> submitted) {
+    Path output = new Path(outputs, "job-" + job.index());
+    Job client = null;
+    synchronized (outcome) {
+      try {
+        client = SwimJobFactory.create(getConf(), job, settings, pool, output);
+        outcome.put("submitted_ms", System.currentTimeMillis());
+        client.submit();
+        outcome.put("submit_returned_ms", System.currentTimeMillis());
+        outcome.put("job_id", client.getJobID().toString());
+      } catch (Exception | LinkageError e) {
+        outcome.put("status", "FAILED");
+        outcome.put("failure", "submission failed: " + e);
+        progress.accept("swim: job " + job.index() + " could not be submitted: " + e);
+        client = null;
+      }
+    }
+    submitted.add(new Submitted(job, outcome, client, output));
+  }
+
+  /** Whether the job is complete; if so, notes its state, closes its client, deletes its output. */
+  private boolean finished(Submitted job) {
+    Map<String, Object> outcome = job.outcome();
+    try {
+      if (!job.client().isComplete()) {
+        return false;
+      }
+      JobStatus status = job.client().getStatus();
+      synchronized (outcome) {
+        outcome.put("status", status.getState().name());
+        String info = status.getFailureInfo();
+        if (status.getState() != JobStatus.State.SUCCEEDED) {
+          outcome.put("failure", info == null || info.isBlank() ? status.getState().name()
+              : info.strip());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      synchronized (outcome) {
+        outcome.put("status", "FAILED");
+        outcome.put("failure", "lost track of the job: " + e);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    closeAndClean(job);
+    return true;
+  }
+
+  private void closeAndClean(Submitted job) {
+    try {
+      job.client().close();
+    } catch (IOException e) {
+      progress.accept("swim: closing the client of job " + job.job().index() + ": " + e);
+    }
+    try {
+      job.output().getFileSystem(getConf()).delete(job.output(), true);
+    } catch (IOException e) {
+      progress.accept("swim: could not delete " + job.output() + ": " + e);
+    }
+  }
+
+  private void killQuietly(Submitted job) {
+    try {
+      job.client().killJob();
+    } catch (Exception e) {
+      // the replay is being abandoned; the driver reports why
+    }
+    closeAndClean(job);
+  }
+}
