@@ -89,6 +89,7 @@ final class RunContext implements WorkloadContext {
       Map<String, String> settings, String... args) throws Exception {
     String framework = frameworks.get(phase);
     Configuration toolConf = new Configuration(conf);
+    ClientPolling.equalise(toolConf);
     settings.forEach(toolConf::set);
     JobRecorder.recordOn(toolConf, framework);
     progress(phase.label() + ": " + what + " on " + framework);
