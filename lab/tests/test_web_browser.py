@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from browser import CHROMIUM_ARGS, SKIP_ENV, BrowserUnavailable, find_chromium
+from swimdata import seed_swim_study
 from webdata import LOCAL_CLUSTER, seed
 
 from vivace_lab.store import Store
@@ -42,6 +43,7 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "lab.db"
     with Store(str(db)) as store:
         seed(store)
+        seed_swim_study(store)
     port = _free_port()
     log = open(db.parent / "serve.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "vivace_lab", "--db", str(db),
@@ -95,6 +97,20 @@ def test_every_page_loads(server, page):
     missing = page.goto(server + "/runs/987654")
     assert missing.status == 404 and "no run 987654" in page.locator(".error").inner_text()
     shot(page, "error-404")
+
+
+def test_swim_page_draws_the_study_tables_and_charts(server, page):
+    page.goto(server + "/studies/swim")
+    page.select_option("#swim-study", "swim-test")
+    page.click("form.filters button")
+    page.wait_for_url("**/studies/swim?study=swim-test")
+    assert page.locator("#swim-durations tbody tr").count() == 2
+    assert page.locator("#swim-ratios tbody tr td").first.inner_text() == "hadoop-local / vivace"
+    # the ratio histogram, two scatters (3 paired jobs each) and four size histograms
+    assert page.locator("svg.chart").count() == 7
+    assert page.locator("svg.chart circle.point").count() == 6
+    assert page.locator("#swim-failures tbody tr").count() == 1
+    shot(page, "swim-study")
 
 
 def test_filter_save_and_open_a_run(server, page):

@@ -249,23 +249,78 @@ def test_studies_sleep_and_dfsio_pages(client, seeded):
     assert "Average IO rate mb/sec" in dfsio and "1.50" in dfsio  # job wall time in seconds
 
 
-def test_swim_page_lists_swim_runs_or_names_the_command(client, store):
-    assert "./vivace lab run swim" in client.get("/studies/swim").text
-    from webdata import sleep_run
-    swim = sleep_run("vivace", 1, 42.0, 0)
-    swim.workload = "swim"
-    store.record_run(swim)
+def cells(html: str, row_attribute: str) -> dict[str, list[str]]:
+    """The cells of each table row carrying ``row_attribute``, by its value; the label cell dropped."""
+    rows = re.findall(rf'<tr {row_attribute}="([^"]+)">(.*?)</tr>', html)
+    return {key: re.findall(r"<td[^>]*>(.*?)</td>", row)[1:] for key, row in rows}
+
+
+def chart(html: str, label: str) -> str:
+    found = re.search(rf'<svg [^>]*aria-label="{re.escape(label)}".*?</svg>', html)
+    assert found, f"no chart '{label}'"
+    return found.group(0)
+
+
+def bar_values(svg: str, series: str) -> list[float]:
+    return [float(v) for v in re.findall(rf'data-series="{re.escape(series)}" data-bin="\d+" '
+                                         r'data-value="([^"]+)"', svg)]
+
+
+def test_swim_page_shows_the_latest_swim_studys_analysis(store):
+    from swimdata import replay, seed_swim_study
+
+    from vivace_lab.analysis import swim
+    from vivace_lab.report.formatting import factor, seconds
+
+    older = store.open_study("swim-older", "name: swim-older", 1, [])
+    store.record_run(replay("vivace", {0: 1.5, 1: 1.5, 2: 1.5, 3: 1.5}), study_id=older.id)
+    latest = seed_swim_study(store, "swim-latest")
+    analysis = swim.analyse(store, latest)
+    client = TestClient(create_app(store))
     page = client.get("/studies/swim").text
-    assert 'id="swim-summary"' in page and "42.00" in page
+
+    assert '<option value="swim-latest" selected>' in page
+    assert cells(page, "data-engine") == {
+        row.engine: [str(row.jobs), str(row.failed), seconds(row.min_s), seconds(row.mean_s),
+                     seconds(row.max_s), seconds(row.total_s)] for row in analysis.durations}
+    [pair] = analysis.pairs
+    assert cells(page, "data-pair") == {f"{pair.other}/{pair.baseline}": [
+        str(len(pair.ratios)), str(pair.unpaired), factor(pair.min), factor(pair.mean),
+        factor(pair.median), factor(pair.max), factor(pair.total_time_ratio)]}
+
+    name = f"{pair.other} / {pair.baseline}"
+    _, counts = swim.ratio_histogram([r.ratio for r in pair.ratios])
+    assert bar_values(chart(page, f"{name}: per-job ratios"), "jobs") == counts
+    for what, size_of in (("input + output", lambda r: r.input_output_bytes),
+                          ("shuffle", lambda r: r.shuffle_bytes)):
+        points = re.findall(r'data-key="(\d+)" data-x="([^"]+)" data-y="([^"]+)"',
+                            chart(page, f"{name} against {what}"))
+        assert [(int(k), float(x), float(y)) for k, x, y in points] == [
+            (r.index, max(size_of(r), 1), pytest.approx(r.ratio, rel=1e-5)) for r in pair.ratios]
+    for histogram in analysis.sizes:
+        svg = chart(page, f"{histogram.kind.replace('_', ' + ')} sizes")
+        replayed = sum(histogram.replayed)
+        assert bar_values(svg, f"replayed ({replayed})") == pytest.approx(
+            [c / replayed for c in histogram.replayed], rel=1e-5)
+        assert bar_values(svg, f"whole trace ({sum(histogram.trace)})") == pytest.approx(
+            [c / sum(histogram.trace) for c in histogram.trace], rel=1e-5)
+    assert "map failed: boom" in page and 'id="swim-failures"' in page
+
+    chosen = client.get("/studies/swim?study=swim-older").text
+    assert list(cells(chosen, "data-engine")) == ["vivace"]
+    assert "1.500" in chosen and 'id="swim-ratios"' not in chosen
+    unknown = client.get("/studies/swim?study=nope")
+    assert unknown.status_code == 400 and "study: no study &#39;nope&#39; with SWIM runs" in unknown.text
 
 
 def test_empty_database_pages_name_the_command_that_fills_them(store):
     client = TestClient(create_app(store))
-    for path in ("/runs", "/compare", "/speedup", "/cost", "/studies", "/studies/sleep",
-                 "/studies/dfsio", "/studies/swim"):
+    for path, command in (("/runs", "run"), ("/compare", "run"), ("/speedup", "run"),
+                          ("/cost", "run"), ("/studies", "run"), ("/studies/sleep", "run"),
+                          ("/studies/dfsio", "run"), ("/studies/swim", "swim")):
         page = client.get(path)
         assert page.status_code == 200, path
-        assert "./vivace lab run" in page.text, path
+        assert f"./vivace lab {command}" in page.text, path
     assert client.get("/").url.path == "/runs"
 
 

@@ -340,3 +340,110 @@ def ratio_chart(bars: Sequence[RatioBar], reference_label: str, label: str = "ra
     svg.add(f'<line x1="{one}" y1="10" x2="{one}" y2="{height - 18}" class="axis"/>')
     svg.text(one, height - 4, f"1 = {reference_label}", "middle")
     return svg.markup(bars=str(len(bars)))
+
+
+# ---- grouped bars (histograms) ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BarSeries:
+    label: str
+    colour: str
+    values: Sequence[float]  # one per category
+    notes: Sequence[str] = ()  # each bar's tooltip; the value when absent
+
+
+def bar_chart(categories: Sequence[str], series: Sequence[BarSeries], y_title: str,
+              label: str = "histogram", title: str = "", width: int = WIDTH) -> Markup:
+    """One group of bars per category (a histogram's bins), one bar per series, from 0 up."""
+    height = 230
+    svg = Svg(width, height, label)
+    top, bottom = 28.0, height - 46.0
+    data_max = max((v for s in series for v in s.values), default=0.0) or 1.0
+    ticks = nice_ticks(0.0, data_max, 4)
+    y_hi = ticks[-1] if ticks[-1] >= data_max else 2 * ticks[-1] - ticks[-2]  # one step more
+    y = Scale(0.0, y_hi, bottom, top)
+    if title:
+        svg.text(LEFT + 4, top - 10, title, "start", "title")
+    for tick in nice_ticks(0.0, y_hi, 4):
+        svg.add(f'<line x1="{LEFT}" y1="{y(tick)}" x2="{width - RIGHT}" y2="{y(tick)}" '
+                f'class="grid"/>')
+        svg.text(LEFT - 6, y(tick) + 3, f"{tick:g}", "end")
+    slot = (width - RIGHT - LEFT) / max(1, len(categories))
+    bar = slot * 0.8 / max(1, len(series))
+    every = math.ceil(max(len(c) for c in categories) * 7 / slot) if categories else 1  # ~7 px a letter
+    for c, category in enumerate(categories):
+        x0 = LEFT + c * slot + slot * 0.1
+        for i, s in enumerate(series):
+            value = s.values[c]
+            note = s.notes[c] if s.notes else f"{value:g}"
+            svg.add(f'<rect x="{x0 + i * bar:.1f}" y="{y(value)}" width="{max(0.8, bar - 1):.1f}" '
+                    f'height="{max(0.0, y(0.0) - y(value)):.1f}" fill="{s.colour}" class="bar" '
+                    f'data-series="{escape(s.label)}" data-bin="{c}" data-value="{value:.6g}">'
+                    f'<title>{escape(s.label)}, {escape(category)}: {escape(note)}</title></rect>')
+        if c % every == 0:
+            svg.text(round(x0 + slot * 0.4, 1), bottom + 14, category, "middle")
+    svg.add(f'<line x1="{LEFT}" y1="{bottom}" x2="{width - RIGHT}" y2="{bottom}" class="axis"/>')
+    svg.add(f'<text x="16" y="{(top + bottom) / 2}" transform="rotate(-90 16 {(top + bottom) / 2})" '
+            f'text-anchor="middle" class="label">{escape(y_title)}</text>')
+    for i, s in enumerate(series):
+        ly = top + i * 14
+        svg.add(f'<rect x="{width - RIGHT + 10}" y="{ly}" width="10" height="10" fill="{s.colour}"/>')
+        svg.text(width - RIGHT + 24, ly + 9, s.label)
+    return svg.markup(bins=str(len(categories)), series=str(len(series)))
+
+
+# ---- scatter on log axes ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LogPoint:
+    x: float  # > 0 (callers draw 0 at 1)
+    y: float  # > 0
+    label: str
+    key: str
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Powers of ten within [lo, hi], with 2 and 5 times them over a few decades and every
+    multiple within one."""
+    first, last = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    decades = math.log10(hi / lo)
+    subs = tuple(range(1, 10)) if decades <= 1.5 else (1, 2, 5) if decades <= 3.5 else (1,)
+    step = max(1, (last - first) // 8)
+    return [m * 10.0 ** k for k in range(first, last + 1, step)
+            for m in subs if lo <= m * 10.0 ** k <= hi * (1 + 1e-9)]
+
+
+def log_scatter_chart(points: Sequence[LogPoint], colour: str, x_title: str, y_title: str,
+                      label: str = "scatter", reference_y: float | None = 1.0,
+                      width: int = 470) -> Markup:
+    """Points on log x and log y axes, with a horizontal line at ``reference_y``."""
+    height = 300
+    svg = Svg(width, height, label)
+    xs = [p.x for p in points] or [1.0]
+    ys = [p.y for p in points] + ([reference_y] if reference_y else []) or [1.0]
+    x_lo, x_hi = 10 ** math.floor(math.log10(min(xs))), 10 ** math.ceil(math.log10(max(xs)) + 1e-9)
+    y_lo, y_hi = min(ys) / 1.2, max(ys) * 1.2
+    x = Scale(math.log10(x_lo), math.log10(x_hi), 66, width - 16)
+    y = Scale(math.log10(y_lo), math.log10(y_hi), height - 50, 12)
+    svg.add(f'<rect x="{x.start}" y="{y.end}" width="{x.end - x.start}" '
+            f'height="{y.start - y.end}" class="frame"/>')
+    for tick in log_ticks(x_lo, x_hi):
+        px = x(math.log10(tick))
+        svg.add(f'<line x1="{px}" y1="{y.start}" x2="{px}" y2="{y.start + 4}" class="axis"/>')
+        svg.text(px, y.start + 15, tick_label(tick), "middle")
+    for tick in log_ticks(y_lo, y_hi):
+        py = y(math.log10(tick))
+        svg.add(f'<line x1="{x.start}" y1="{py}" x2="{x.end}" y2="{py}" class="grid"/>')
+        svg.text(x.start - 6, py + 3, f"{tick:g}×", "end")
+    if reference_y:
+        py = y(math.log10(reference_y))
+        svg.add(f'<line x1="{x.start}" y1="{py}" x2="{x.end}" y2="{py}" class="axis"/>')
+    for p in points:
+        svg.add(f'<circle cx="{x(math.log10(p.x))}" cy="{y(math.log10(p.y))}" r="4" '
+                f'fill="{colour}" fill-opacity="0.75" class="point" data-key="{escape(p.key)}" '
+                f'data-x="{p.x:g}" data-y="{p.y:.6g}"><title>{escape(p.label)}</title></circle>')
+    svg.text((x.start + x.end) / 2, height - 16, x_title, "middle")
+    svg.add(f'<text x="14" y="{(y.start + y.end) / 2}" '
+            f'transform="rotate(-90 14 {(y.start + y.end) / 2})" text-anchor="middle" '
+            f'class="label">{escape(y_title)}</text>')
+    return svg.markup(points=str(len(points)))

@@ -260,3 +260,10 @@ def busiest_workload(session: Session) -> str | None:
     return session.scalar(select(Run.workload).where(Run.status == SUCCEEDED)
                           .group_by(Run.workload).order_by(func.count().desc(), Run.workload)
                           .limit(1))
+
+
+def studies_with(session: Session, workload: str) -> set[int]:
+    """Ids of the studies that hold runs of ``workload``."""
+    query = select(Run.study_id).where(Run.workload == workload,
+                                       Run.study_id.is_not(None)).distinct()
+    return {study_id for (study_id,) in session.execute(query)}
