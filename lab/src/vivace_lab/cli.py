@@ -164,7 +164,8 @@ def _run(args, console: Console) -> int:
         store.ensure_cluster(cluster_name, description)
         if args.restart:
             store.restart_study(spec.name)
-        settings = RunSettings(lab_home=home, cluster=cluster_name, heap=args.heap)
+        settings = RunSettings(lab_home=home, cluster=cluster_name, heap=args.heap,
+                               minicluster_options=tuple(getattr(args, "minicluster_options", ())))
         total = len(plan_queue(spec))
         console.print(f"study [bold]{spec.name}[/bold]: {total} runs on "
                       f"{', '.join(spec.engines)}; database {store.url}")
@@ -187,12 +188,13 @@ def _run(args, console: Console) -> int:
 
 
 def _swim(args, console: Console) -> int:
-    from vivace_lab.swim_study import SwimOptionError, write_spec
+    from vivace_lab.swim_study import SWIM_MINICLUSTER_OPTIONS, SwimOptionError, write_spec
 
     try:
         args.spec = str(write_spec(args, _lab_home(args) / "studies"))
     except SwimOptionError as e:
         raise _BadInput(str(e)) from None
+    args.minicluster_options = SWIM_MINICLUSTER_OPTIONS
     return _run(args, console)
 
 

@@ -38,7 +38,7 @@ class StudyOutcome:
 
 class StudyRunner:
     def __init__(self, spec: StudySpec, store, settings: RunSettings, progress: RunProgress,
-                 engine_factory: Callable[[str, Path], Engine] = create_engine) -> None:
+                 engine_factory: Callable[[str, Path, tuple[str, ...]], Engine] = create_engine) -> None:
         self.spec = spec
         self.store = store
         self.settings = settings
@@ -87,7 +87,7 @@ class StudyRunner:
             raise EngineUnavailable(self._unavailable[name])
         engine = self._engines.get(name)
         if engine is None:
-            engine = self.engine_factory(name, self.settings.lab_home)
+            engine = self.engine_factory(name, self.settings.lab_home, self.settings.minicluster_options)
             self.progress.status(f"starting engine {name}")
             try:
                 engine.open()

@@ -23,6 +23,12 @@ DEFAULT_TRACE = "FB-2010_samples_24_times_1hr_0.tsv"
 TRACES_ENV = "VIVACE_SWIM_DATA"
 DEFAULT_JOBS = 20
 DEFAULT_ENGINES = "vivace,hadoop-local,hadoop-yarn"
+# hadoop-yarn's mini-cluster for a replay: the open-loop jobs run side by side, as on STAC's 17 nodes,
+# instead of one ApplicationMaster at a time. 512 MB AM and task containers (heap 409 MB: ample for
+# SWIM's jobs of at most a few input partitions); half of the 4 GB NodeManager for AMs admits 4 jobs
+# at once and leaves 4 containers for their tasks. Vcores are not scheduled (memory only), 8 is a label.
+SWIM_MINICLUSTER_OPTIONS = ("--nm-memory-mb", "4096", "--nm-vcores", "8", "--am-memory-mb", "512",
+                            "--map-memory-mb", "512", "--reduce-memory-mb", "512", "--max-am-percent", "0.5")
 _NODES = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 

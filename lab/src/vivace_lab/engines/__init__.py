@@ -8,7 +8,7 @@ from vivace_lab.engines.base import Engine, EngineUnavailable, RunSettings
 from vivace_lab.engines.names import ENGINE_WORKLOADS
 
 
-def create_engine(name: str, lab_home: Path) -> Engine:
+def create_engine(name: str, lab_home: Path, minicluster_options: tuple[str, ...] = ()) -> Engine:
     if name == "vivace":
         from vivace_lab.engines.local_engines import VivaceEngine
         return VivaceEngine()
@@ -17,7 +17,7 @@ def create_engine(name: str, lab_home: Path) -> Engine:
         return HadoopLocalEngine()
     if name == "hadoop-yarn":
         from vivace_lab.engines.yarn_engine import HadoopYarnEngine
-        return HadoopYarnEngine(lab_home / "minicluster")
+        return HadoopYarnEngine(lab_home / "minicluster", minicluster_options)
     if name == "spark":
         from vivace_lab.engines.spark.engine import SparkEngine
         return SparkEngine()

@@ -18,10 +18,12 @@ STOP_TIMEOUT_S = 120.0
 
 class MiniCluster:
     """Starts the cluster under ``home`` and waits for its READY line; ``stop`` closes its stdin,
-    which makes it shut down by itself, and kills its process group if it does not."""
+    which makes it shut down by itself, and kills its process group if it does not. ``options`` are
+    more `vivace minicluster` options (its container sizes and AM share)."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, options: tuple[str, ...] = ()) -> None:
         self.home = home
+        self.options = options
         self.conf_file = home / "client-conf.xml"
         self.log_file = home / "minicluster.log"
         self.process: subprocess.Popen | None = None
@@ -33,7 +35,7 @@ class MiniCluster:
         except OSError as e:
             raise EngineUnavailable(f"cannot prepare its folder {self.home}: {e}") from None
         command = [str(paths.launcher()), "minicluster", "--dir", str(self.home / "cluster"),
-                   "--conf-out", str(self.conf_file)]
+                   "--conf-out", str(self.conf_file), *self.options]
         self._log = open(self.log_file, "wb")
         self.process = processes.start(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=self._log)

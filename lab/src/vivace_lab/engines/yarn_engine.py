@@ -18,8 +18,8 @@ SEEDED_WORKLOADS = ("terasort", "wordcount", "sort")
 class HadoopYarnEngine(DriverEngine):
     name = "hadoop-yarn"
 
-    def __init__(self, home: Path) -> None:
-        self.cluster = MiniCluster(home)
+    def __init__(self, home: Path, cluster_options: tuple[str, ...] = ()) -> None:
+        self.cluster = MiniCluster(home, cluster_options)
         self._default_fs: str | None = None
 
     def open(self) -> None:

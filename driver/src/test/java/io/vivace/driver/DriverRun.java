@@ -57,8 +57,12 @@ final class DriverRun {
     } finally {
       System.setErr(original);
     }
-    JsonNode record = Files.exists(recordFile) ? JSON.readTree(recordFile.toFile()) : null;
-    return new Result(exitCode, captured.toString(StandardCharsets.UTF_8), record);
+    return new Result(exitCode, captured.toString(StandardCharsets.UTF_8), readJson(recordFile));
+  }
+
+  /** The run record in {@code file}; null when none was written. */
+  static JsonNode readJson(Path file) throws IOException {
+    return Files.exists(file) ? JSON.readTree(file.toFile()) : null;
   }
 
   /** The driver's arguments for one workload run; extra ones (params) appended. */

@@ -27,8 +27,10 @@ import org.junit.jupiter.api.Timeout;
  * The mini-cluster as the lab uses it: a process of its own that reports READY with its client
  * configuration, runs the driver's workloads on YARN and HDFS, and stops by itself when its stdin
  * closes. One cluster for the whole suite: on 2 cores it takes ~30 s to start, ~20 s to stop, and
- * every container is a JVM of its own, so the workloads are as small as they get (a map-only
- * sleep, a 1,000-row terasort with one map and one reduce).
+ * every container is a JVM of its own, so the workloads are as small as they get (two map-only
+ * sleeps at once, a 1,000-row terasort with one map and one reduce). The cluster has the lab's SWIM
+ * shape (512 MB containers, a 4 GB NodeManager, half of it for ApplicationMasters), which runs
+ * several jobs at once.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class MiniClusterTest {
@@ -43,6 +45,9 @@ class MiniClusterTest {
   private static final String QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
   /** In the module's test working directory (target/test-work), for a look after a failure. */
   private static final Path LOG = Paths.get("minicluster-test.log").toAbsolutePath();
+  private static final String AM_OPTS = "-Xmx384m " + QUICK_JVM;
+  /** Long enough that the second job's map starts before the first one's ends if both AMs run. */
+  private static final String SLEEP_MAP_MS = "15000";
 
   @Test
   void driverRunsOnYarnAndHdfsAndTheClusterStopsWhenStdinCloses() throws Exception {
@@ -52,10 +57,7 @@ class MiniClusterTest {
     try {
       assertEquals("READY " + clusterConf, readyLine(cluster));
 
-      JsonNode sleep = runOnCluster(dir, clusterConf, "sleep", "--param", "maps=1",
-          "--param", "reduces=0");
-      assertTrue(sleep.at("/validation/detail").asText().contains("1 maps ran"),
-          sleep.get("validation").toString());
+      twoJobsRunAtOnce(dir, clusterConf);
 
       JsonNode terasort = runOnCluster(dir, clusterConf, "terasort", "--param", "rows=1000",
           "--param", "maps=1", "--param", "reduces=1");
@@ -83,7 +85,7 @@ class MiniClusterTest {
       String... params) throws Exception {
     Path record = dir.resolve(workload + ".json");
     List<String> args = new ArrayList<>(List.of("-conf", clusterConf.toString(),
-        "-D", "yarn.app.mapreduce.am.command-opts=-Xmx768m " + QUICK_JVM,
+        "-D", "yarn.app.mapreduce.am.command-opts=" + AM_OPTS,
         "-D", "mapreduce.map.java.opts=" + QUICK_JVM,
         "-D", "mapreduce.reduce.java.opts=" + QUICK_JVM,
         "--workload", workload, "--record", record.toString(),
@@ -106,8 +108,58 @@ class MiniClusterTest {
     return json;
   }
 
-  /** {@code MiniCluster} in a JVM of its own, with this JVM's class path and --add-opens. */
-  private static Process start(Path dir, Path clusterConf) throws IOException {
+  /**
+   * Two sleep jobs submitted together from two driver processes (the recorder keeps one run's jobs
+   * per JVM): both succeed, and their map tasks' start-finish intervals, as YARN reports them,
+   * overlap. With YARN's default AM share (one AM at a time here) the second job's AM, and so its
+   * map, would only start once the first job finished.
+   */
+  private static void twoJobsRunAtOnce(Path dir, Path clusterConf) throws Exception {
+    List<Process> drivers = new ArrayList<>();
+    List<Path> records = new ArrayList<>();
+    for (String name : List.of("sleep-a", "sleep-b")) {
+      Path record = dir.resolve(name + ".json");
+      records.add(record);
+      List<String> command = javaCommand();
+      command.addAll(List.of(BenchDriver.class.getName(), "-conf", clusterConf.toString(),
+          "-D", "yarn.app.mapreduce.am.command-opts=" + AM_OPTS,
+          "-D", "mapreduce.map.java.opts=" + QUICK_JVM,
+          "--workload", "sleep", "--record", record.toString(),
+          "--data-root", "/vivace/data", "--work-root", "/vivace/work/" + name,
+          "--param", "maps=1", "--param", "reduces=0", "--param", "map_ms=" + SLEEP_MAP_MS));
+      Path log = driverLog(record);
+      drivers.add(new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start());
+    }
+    List<JsonNode> maps = new ArrayList<>();
+    for (int i = 0; i < drivers.size(); i++) {
+      Process driver = drivers.get(i);
+      assertTrue(driver.waitFor(READY_SECONDS, TimeUnit.SECONDS), "driver " + i + " still runs");
+      Path log = driverLog(records.get(i));
+      JsonNode record = DriverRun.readJson(records.get(i));
+      assertTrue(record != null, "no record written; see " + log);
+      assertEquals(0, driver.exitValue(), "driver exit status; see " + log);
+      assertEquals("SUCCEEDED", record.get("status").asText(), record.toPrettyString());
+      List<JsonNode> jobs = RecordChecks.jobs(record, "run");
+      assertEquals(1, jobs.size(), record.get("jobs").toString());
+      JsonNode tasks = jobs.get(0).get("tasks");
+      assertEquals(1, tasks.size(), tasks.toString());
+      maps.add(tasks.get(0));
+    }
+    JsonNode a = maps.get(0);
+    JsonNode b = maps.get(1);
+    assertTrue(a.get("start_ms").asLong() < b.get("finish_ms").asLong()
+        && b.get("start_ms").asLong() < a.get("finish_ms").asLong(),
+        "the two jobs' maps ran one after the other: " + a + " / " + b);
+  }
+
+  /** Beside {@link #LOG}, kept after the test's folder is deleted. */
+  private static Path driverLog(Path record) {
+    return Paths.get("minicluster-test-" + record.getFileName() + ".log").toAbsolutePath();
+  }
+
+  /** {@code java} with this JVM's --add-opens, the quick JIT and class path; the main class next. */
+  private static List<String> javaCommand() {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -117,8 +169,17 @@ class MiniClusterTest {
     }
     command.addAll(List.of(QUICK_JVM.split(" ")));
     command.addAll(List.of("-Djava.net.preferIPv4Stack=true",
-        "-cp", System.getProperty("java.class.path"), MiniCluster.class.getName(),
-        "--dir", dir.resolve("cluster").toString(), "--conf-out", clusterConf.toString()));
+        "-cp", System.getProperty("java.class.path")));
+    return command;
+  }
+
+  /** {@code MiniCluster} in a JVM of its own, with this JVM's class path and --add-opens. */
+  private static Process start(Path dir, Path clusterConf) throws IOException {
+    List<String> command = javaCommand();
+    command.addAll(List.of(MiniCluster.class.getName(),
+        "--dir", dir.resolve("cluster").toString(), "--conf-out", clusterConf.toString(),
+        "--nm-memory-mb", "4096", "--am-memory-mb", "512", "--map-memory-mb", "512",
+        "--reduce-memory-mb", "512"));
     return new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.to(LOG.toFile()))
         .start();
