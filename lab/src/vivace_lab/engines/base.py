@@ -24,6 +24,7 @@ class RunSettings:
     heap: str = "2g"  # heap of the JVM that runs the tasks in-process (vivace, hadoop-local)
     sample_interval_s: float = 1.0
     on_progress: Callable[[str], None] | None = None  # gets the driver's latest progress line
+    lustre_root: Path | None = None  # set: vivace and hadoop-local keep data and output on lustre:// there
 
 
 class Engine(ABC):
