@@ -78,7 +78,8 @@ def test_a_run_on_lustre_keeps_its_data_and_output_under_the_root_and_says_strip
     assert result.status == SUCCEEDED, result.failure
     assert result.validation_status == "PASSED"
     record = result.record
-    assert record["data_root"] == "lustre:/data" or record["data_root"].startswith("lustre:")
+    assert record["data_root"].startswith("lustre:") and record["data_root"].endswith("/data")
+    assert record["data"]["path"].startswith(record["data_root"])
     assert record["work_root"].startswith("lustre:") and record["work_root"].endswith("/runs/" + run_dir.name)
     generated = [f for f in (root / "data").rglob("*") if f.is_file() and f.stat().st_size > 0]
     assert sum(f.stat().st_size for f in generated) >= 200_000
