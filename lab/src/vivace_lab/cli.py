@@ -157,6 +157,7 @@ def _run(args, console: Console) -> int:
     from vivace_lab.study_summary import print_summary, write_study_report
 
     spec = _load_spec(args.spec, console)
+    lustre_root = _lustre_root(spec)
     home = _lab_home(args)
     store = _open_store(args)
     try:
@@ -165,7 +166,8 @@ def _run(args, console: Console) -> int:
         if args.restart:
             store.restart_study(spec.name)
         settings = RunSettings(lab_home=home, cluster=cluster_name, heap=args.heap,
-                               minicluster_options=tuple(getattr(args, "minicluster_options", ())))
+                               minicluster_options=tuple(getattr(args, "minicluster_options", ())),
+                               lustre_root=lustre_root)
         total = len(plan_queue(spec))
         console.print(f"study [bold]{spec.name}[/bold]: {total} runs on "
                       f"{', '.join(spec.engines)}; database {store.url}")
@@ -185,6 +187,20 @@ def _run(args, console: Console) -> int:
         return 0
     finally:
         store.close()
+
+
+def _lustre_root(spec) -> Path | None:
+    """The study's lustre_root, created before the first run; a clear error when it cannot be."""
+    from vivace_lab.engines import EngineUnavailable
+    from vivace_lab.engines.driver import prepare_lustre_root
+
+    if spec.lustre_root is None:
+        return None
+    try:
+        prepare_lustre_root(Path(spec.lustre_root))
+    except EngineUnavailable as e:
+        raise _BadInput(f"study {spec.name}: {e}") from None
+    return Path(spec.lustre_root)
 
 
 def _swim(args, console: Console) -> int:

@@ -54,6 +54,19 @@ def output_disagreements(store, study_id: int) -> list[str]:
             for (label, input_checksum), by_checksum in checksums.items() if len(by_checksum) > 1]
 
 
+def lustre_notes(store, study_id: int | None) -> list[str]:
+    """For runs on lustre:// whose stripe settings were not applied (no lfs tool: a plain POSIX
+    directory), one line per outcome, so nobody takes their times for striped Lustre."""
+    not_applied: dict[tuple[str, str], int] = defaultdict(int)
+    for run in store.runs(study_id=study_id):
+        lustre = ((store.run(run.id).record or {}).get("results") or {}).get("lustre") or {}
+        stripes = str(lustre.get("stripes") or "")
+        if stripes.startswith("not applied"):
+            not_applied[(str(lustre.get("root")), stripes)] += 1
+    return [f"{count} run(s) on lustre:// under {root}: stripes {stripes} (a POSIX directory, not striped Lustre)"
+            for (root, stripes), count in not_applied.items()]
+
+
 def print_summary(console: Console, store, study_id: int, engines: list[str]) -> int:
     """Prints the summary table; returns the number of output disagreements (printed too)."""
     rows = study_summary(store, study_id, engines)
@@ -70,6 +83,8 @@ def print_summary(console: Console, store, study_id: int, engines: list[str]) ->
         for warning in row.warnings:
             console.print(f"[yellow]note[/yellow] {row.workload} on {row.engine}: {warning}")
     print_swim(console, store, study_id, engines)
+    for line in lustre_notes(store, study_id):
+        console.print(f"[yellow]note[/yellow] {line}")
     disagreements = output_disagreements(store, study_id)
     for line in disagreements:
         console.print(f"[red]outputs differ[/red] {line}")

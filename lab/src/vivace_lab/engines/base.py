@@ -25,6 +25,7 @@ class RunSettings:
     sample_interval_s: float = 1.0
     on_progress: Callable[[str], None] | None = None  # gets the driver's latest progress line
     minicluster_options: tuple[str, ...] = ()  # `vivace minicluster` options: hadoop-yarn's cluster shape
+    lustre_root: Path | None = None  # set: vivace and hadoop-local keep data and output on lustre:// there
 
 
 class Engine(ABC):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from vivace_lab import paths, processes
-from vivace_lab.engines.base import Engine, RunSettings
+from vivace_lab.engines.base import Engine, EngineUnavailable, RunSettings
 from vivace_lab.engines.logs import log_tail
 from vivace_lab.metrics.sampler import Sampler
 from vivace_lab.plan.planned import PlannedRun
@@ -25,6 +26,9 @@ USAGE_ERROR_EXIT = 2
 LOG_TAIL_LINES = 15
 PROGRESS_POLL_S = 0.5
 DRIVER_PREFIX = "vivace driver: "
+LUSTRE_ROOT_KEY = "fs.lustre.root"
+LUSTRE_DATA_ROOT = "lustre:///data"
+LUSTRE_RUNS_ROOT = "lustre:///runs"
 
 
 class DriverEngine(Engine):
@@ -40,6 +44,14 @@ class DriverEngine(Engine):
     def work_root(self, run_dir: Path) -> str:
         return (run_dir / "output").resolve().as_uri()
 
+    def file_system_options(self, run_dir: Path, settings: RunSettings) -> tuple[list[str], str, str]:
+        """Generic options, data root and work root: the engine's own, or ``lustre://`` under the
+        study's lustre_root (the spec lets only the engines that run in the driver's JVM have one)."""
+        if settings.lustre_root is None:
+            return [], self.data_root(settings), self.work_root(run_dir)
+        return (["-D", f"{LUSTRE_ROOT_KEY}={settings.lustre_root}"], LUSTRE_DATA_ROOT,
+                f"{LUSTRE_RUNS_ROOT}/{run_dir.name}")
+
     def prepare_options(self, planned: PlannedRun, run_dir: Path, settings: RunSettings) -> list[str]:
         """Driver options for the input, found or made before the run (not timed, not sampled)."""
         return []
@@ -50,6 +62,10 @@ class DriverEngine(Engine):
 
     def run(self, planned: PlannedRun, run_dir: Path, settings: RunSettings) -> RunResult:
         run_dir.mkdir(parents=True, exist_ok=True)
+        if settings.lustre_root is not None:
+            prepare_lustre_root(settings.lustre_root)
+            # what an interrupted attempt left
+            shutil.rmtree(settings.lustre_root / "runs" / run_dir.name, ignore_errors=True)
         record_path = run_dir / "record.json"
         log_path = run_dir / "driver.log"
         command = [*self._command(planned, run_dir, record_path, settings),
@@ -64,8 +80,9 @@ class DriverEngine(Engine):
         return result
 
     def _command(self, planned: PlannedRun, run_dir: Path, record: Path, settings: RunSettings) -> list[str]:
-        return driver_command([*self.driver_options(), *_defines(planned.overrides)], planned, record,
-                              self.data_root(settings), self.work_root(run_dir))
+        fs_options, data_root, work_root = self.file_system_options(run_dir, settings)
+        return driver_command([*self.driver_options(), *fs_options, *_defines(planned.overrides)], planned,
+                              record, data_root, work_root)
 
     def _result(self, planned: PlannedRun, settings: RunSettings, record_path: Path, log_path: Path,
                 exit_code: int, started_ms: int, finished_ms: int) -> RunResult:
@@ -77,6 +94,16 @@ class DriverEngine(Engine):
             result.failure = f"{reason}: {log_tail(log_path, LOG_TAIL_LINES)}"
             return result
         return fill_from_record(result, record)
+
+
+def prepare_lustre_root(root: Path) -> None:
+    """Creates the lustre_root directory when missing; EngineUnavailable says why it cannot be."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise EngineUnavailable(f"lustre_root {root} cannot be created: {e.strerror or e}") from None
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise EngineUnavailable(f"lustre_root {root} is not a directory this user can write to")
 
 
 def driver_env(settings: RunSettings) -> dict[str, str]:

@@ -6,6 +6,7 @@ Everything is checked before anything runs; an error names the file and line.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -16,7 +17,11 @@ from vivace_lab.plan.hadoop_keys import HadoopKeys
 from vivace_lab.plan.yaml_source import Located, SpecError, load_located
 from vivace_lab.workloads.catalogue import WORKLOADS
 
-TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workloads", "grid", "sample")
+TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workloads", "grid", "sample",
+                  "lustre_root")
+# The engines that run in the driver's JVM and can take their data and output from lustre://;
+# hadoop-yarn keeps HDFS and spark its own file:// data.
+LUSTRE_ENGINES = ("vivace", "hadoop-local")
 WORKLOAD_OPTION_KEYS = ("engines",)
 
 
@@ -39,6 +44,7 @@ class StudySpec:
     workload_points: tuple[WorkloadPoint, ...]
     grid_points: tuple[dict[str, str], ...]  # configuration overrides, one dict per point
     text: str = field(repr=False, default="")
+    lustre_root: str | None = None  # an absolute directory: data and output on lustre:// under it
 
 
 def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
@@ -59,7 +65,8 @@ def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
         chosen = sorted(random.Random(seed).sample(range(len(grid)), sample))
         grid = [grid[i] for i in chosen]
     description = at.text(top["description"], "description") if "description" in top else ""
-    return StudySpec(name, description, seed, repeats, engines, tuple(points), tuple(grid), text)
+    lustre_root = _lustre_root(at, top["lustre_root"], engines) if "lustre_root" in top else None
+    return StudySpec(name, description, seed, repeats, engines, tuple(points), tuple(grid), text, lustre_root)
 
 
 class _Locator:
@@ -113,6 +120,17 @@ def _engines(at: _Locator, located: Located) -> tuple[str, ...]:
             raise at.error(item, f"engine '{name}' is listed twice")
         names.append(name)
     return tuple(names)
+
+
+def _lustre_root(at: _Locator, located: Located, engines: tuple[str, ...]) -> str:
+    root = at.text(located, "lustre_root")
+    if not os.path.isabs(root):
+        raise at.error(located, f"lustre_root must be an absolute directory, not '{root}'")
+    others = [e for e in engines if e not in LUSTRE_ENGINES]
+    if others:
+        raise at.error(located, f"lustre_root applies to {' and '.join(LUSTRE_ENGINES)} only; "
+                                f"{', '.join(others)} keep their own file systems: run them in another study")
+    return os.path.normpath(root)
 
 
 def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -> list[WorkloadPoint]:
