@@ -20,21 +20,14 @@ import org.apache.hadoop.mapred.SortValidator;
  * that every part is in key order. The output checksum is over the records of the part files in
  * order ({@link SortOutputScan}), the same across engines for the same input and reducer count.
  */
-final class SortWorkload extends ParamsWorkload {
+final class SortWorkload extends OutputWorkload {
 
   static final String NAME = "sort";
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
       Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private static final String OUTPUT = "sort-out";
-
   SortWorkload(Params params) {
-    super(NAME, params);
-  }
-
-  @Override
-  public boolean writesOutput() {
-    return true;
+    super(NAME, params, "sort-out");
   }
 
   @Override
@@ -44,7 +37,7 @@ final class SortWorkload extends ParamsWorkload {
 
   @Override
   public void run(WorkloadContext ctx) throws Exception {
-    Path output = ctx.outputPath(OUTPUT);
+    Path output = output(ctx);
     ctx.runTool(Phase.RUN, "sort", new Sort<>(), Map.of(),
         "-r", Long.toString(params.get("reduces")), ctx.data().path().toString(),
         output.toString());
@@ -53,7 +46,7 @@ final class SortWorkload extends ParamsWorkload {
   /** SortValidator throws when the output does not match; the driver reports its message. */
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
-    Path output = ctx.outputPath(OUTPUT);
+    Path output = output(ctx);
     ctx.runTool(Phase.VALIDATE, "sortvalidator", new SortValidator(), Map.of(),
         "-sortInput", ctx.data().path().toString(), "-sortOutput", output.toString());
     long outputBytes = DataFiles.bytes(output.getFileSystem(ctx.conf()), output);

@@ -22,21 +22,14 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * the output equal to the input's. The output checksum is the SHA-256 of the part files one after
  * the other, i.e. of the globally sorted rows: the same for every engine and reducer count.
  */
-final class TeraSortWorkload extends ParamsWorkload {
+final class TeraSortWorkload extends OutputWorkload {
 
   static final String NAME = "terasort";
   static final List<Param> PARAMS =
       List.of(Param.of("rows", 100_000, 1), Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private static final String OUTPUT = "terasort-out";
-
   TeraSortWorkload(Params params) {
-    super(NAME, params);
-  }
-
-  @Override
-  public boolean writesOutput() {
-    return true;
+    super(NAME, params, "terasort-out");
   }
 
   @Override
@@ -46,7 +39,7 @@ final class TeraSortWorkload extends ParamsWorkload {
 
   @Override
   public void run(WorkloadContext ctx) throws Exception {
-    Path output = ctx.outputPath(OUTPUT);
+    Path output = output(ctx);
     ctx.runTool(Phase.RUN, "terasort", new TeraSort(),
         Map.of(MRJobConfig.NUM_REDUCES, Long.toString(params.get("reduces"))),
         ctx.data().path().toString(), output.toString());
@@ -54,7 +47,7 @@ final class TeraSortWorkload extends ParamsWorkload {
 
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
-    Path output = ctx.outputPath(OUTPUT);
+    Path output = output(ctx);
     Path report = ctx.workPath("teravalidate");
     ctx.runTool(Phase.VALIDATE, "teravalidate", new TeraValidate(), Map.of(), output.toString(),
         report.toString());

@@ -25,21 +25,14 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * checksum is the SHA-256 of the part files one after the other: the same across engines for the
  * same input and reducer count (the hash partitioner decides which words each part holds).
  */
-final class WordCountWorkload extends ParamsWorkload {
+final class WordCountWorkload extends OutputWorkload {
 
   static final String NAME = "wordcount";
   static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
       Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
 
-  private static final String OUTPUT = "wordcount-out";
-
   WordCountWorkload(Params params) {
-    super(NAME, params);
-  }
-
-  @Override
-  public boolean writesOutput() {
-    return true;
+    super(NAME, params, "wordcount-out");
   }
 
   @Override
@@ -49,7 +42,7 @@ final class WordCountWorkload extends ParamsWorkload {
 
   @Override
   public void run(WorkloadContext ctx) throws Exception {
-    Path output = ctx.outputPath(OUTPUT);
+    Path output = output(ctx);
     ctx.runTool(Phase.RUN, "wordcount", new WordCountTool(),
         Map.of(MRJobConfig.NUM_REDUCES, Long.toString(params.get("reduces"))),
         ctx.data().path().toString(), output.toString());
@@ -57,7 +50,7 @@ final class WordCountWorkload extends ParamsWorkload {
 
   @Override
   public Validation validate(WorkloadContext ctx) throws Exception {
-    Path output = ctx.outputPath(OUTPUT);
+    Path output = output(ctx);
     FileSystem fs = output.getFileSystem(ctx.conf());
     long outputBytes = DataFiles.bytes(fs, output);
     String digest = OutputDigest.ofBytes(fs, output);
