@@ -2,6 +2,7 @@ package io.vivace.exec;
 
 import io.vivace.client.JobResources;
 import io.vivace.commit.OutputCommitters;
+import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.plan.InputSplits;
 import io.vivace.shuffle.MapOutput;
@@ -29,7 +30,6 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -60,7 +60,10 @@ public final class JobRun {
   private final TaskInProgress[] maps;
   private final TaskInProgress[] reduces;
   private final JobHistoryWriter history = new JobHistoryWriter();
+  /** The job's own counters (launched, failed, killed tasks, task time); see {@link #jobCounters}. */
   private final org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
+  /** The successful attempts' counters, summed. */
+  private final CounterTotals attemptTotals = new CounterTotals();
   private final List<TaskCompletionEvent> events = new ArrayList<>();
   /** Tasks with an attempt running: progress and kills look only at these. */
   private final java.util.Set<TaskInProgress> runningTips = new java.util.LinkedHashSet<>();
@@ -106,13 +109,14 @@ public final class JobRun {
     this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
         new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, mapOutputCodec,
         submission.jobDir());
+    org.apache.hadoop.mapred.JobID oldApiId = org.apache.hadoop.mapred.JobID.downgrade(id);
     this.maps = new TaskInProgress[mapCount];
     for (int i = 0; i < mapCount; i++) {
-      maps[i] = new TaskInProgress(new TaskID(id, TaskType.MAP, i), i);
+      maps[i] = new TaskInProgress(new org.apache.hadoop.mapred.TaskID(oldApiId, TaskType.MAP, i), i);
     }
     this.reduces = new TaskInProgress[reduceCount];
     for (int i = 0; i < reduceCount; i++) {
-      reduces[i] = new TaskInProgress(new TaskID(id, TaskType.REDUCE, i), i);
+      reduces[i] = new TaskInProgress(new org.apache.hadoop.mapred.TaskID(oldApiId, TaskType.REDUCE, i), i);
     }
     this.maxMapAttempts = Math.max(1, conf.getInt(MRJobConfig.MAP_MAX_ATTEMPTS, 4));
     this.maxReduceAttempts = Math.max(1, conf.getInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 4));
@@ -242,8 +246,7 @@ public final class JobRun {
       if (terminating) {
         return;
       }
-      attempt = new TaskAttempt(env, new org.apache.hadoop.mapred.TaskAttemptID(
-          org.apache.hadoop.mapred.TaskID.downgrade(tip.id), tip.attempts++));
+      attempt = new TaskAttempt(env, new org.apache.hadoop.mapred.TaskAttemptID(tip.id, tip.attempts++));
       tip.running = attempt;
       tip.runningThread = Thread.currentThread();
       runningTips.add(tip);
@@ -265,16 +268,14 @@ public final class JobRun {
     try {
       Object split = isMap ? submission.splits().splits()[tip.index] : null;
       MapOutput output = inJobContext(() -> TaskRunner.run(attempt, split));
-      // built before taking the job's lock, which every worker's task start and end needs
-      Map<String, Map<String, Long>> historyCounters = JobHistoryWriter.counters(attempt.reporter().counters());
-      attemptSucceeded(tip, attempt, output, start, historyCounters);
+      attemptSucceeded(tip, attempt, output, start);
     } catch (Throwable t) {
       attemptFailed(tip, attempt, t, start);
     }
   }
 
   private synchronized void attemptSucceeded(TaskInProgress tip, TaskAttempt attempt, MapOutput output,
-                                             long start, Map<String, Map<String, Long>> historyCounters) {
+                                             long start) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     long now = System.currentTimeMillis();
     tip.running = null;
@@ -284,18 +285,18 @@ public final class JobRun {
       if (output != null) {
         output.release();
       }
-      recordAttemptEnd(attempt, "KILLED", start, now, null, historyCounters);
+      recordAttemptEnd(attempt, "KILLED", start, now, null);
       countKilled(isMap);
       return;
     }
     tip.status = TIPStatus.COMPLETE;
     tip.finishTime = now;
     tip.counters = attempt.reporter().counters();
-    counters.incrAllCounters(attempt.reporter().counters());
+    attemptTotals.add(attempt.reporter().counters());
     counters.findCounter(isMap ? JobCounter.MILLIS_MAPS : JobCounter.MILLIS_REDUCES).increment(now - start);
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
         TaskCompletionEvent.Status.SUCCEEDED, ""));
-    recordAttemptEnd(attempt, "SUCCEEDED", start, now, null, historyCounters);
+    recordAttemptEnd(attempt, "SUCCEEDED", start, now, null);
     if (isMap) {
       if (output != null) {
         env.shuffle().publish(tip.index, output);
@@ -324,8 +325,7 @@ public final class JobRun {
     tip.diagnostics.add(diagnostic);
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
         killed ? TaskCompletionEvent.Status.KILLED : TaskCompletionEvent.Status.FAILED, ""));
-    recordAttemptEnd(attempt, killed ? "KILLED" : "FAILED", start, now, diagnostic,
-        JobHistoryWriter.counters(attempt.reporter().counters()));
+    recordAttemptEnd(attempt, killed ? "KILLED" : "FAILED", start, now, diagnostic);
     if (killed) {
       countKilled(isMap);
     }
@@ -365,15 +365,15 @@ public final class JobRun {
     return text;
   }
 
-  private void recordAttemptEnd(TaskAttempt attempt, String status, long start, long end, String error,
-                                Map<String, Map<String, Long>> counters) {
+  /** The attempt has ended: its counters go to the history as they are, no longer changing. */
+  private void recordAttemptEnd(TaskAttempt attempt, String status, long start, long end, String error) {
     Map<String, Object> e = history.event("TASK_ATTEMPT_FINISHED", end);
     e.put("attemptId", attempt.idText());
     e.put("taskType", attempt.id().getTaskType().name());
     e.put("status", status);
     e.put("startTime", start);
     e.put("finishTime", end);
-    e.put("counters", counters);
+    e.put("counters", attempt.reporter().counters());
     if (error != null) {
       e.put("error", error);
     }
@@ -448,7 +448,7 @@ public final class JobRun {
       e.put("finishTime", now);
       e.put("finishedMaps", completedMaps);
       e.put("finishedReduces", completedReduces);
-      e.put("counters", JobHistoryWriter.counters(counters));
+      e.put("counters", jobCounters());
       if (finalState != JobStatus.State.SUCCEEDED) {
         e.put("failureInfo", failureInfo);
       }
@@ -532,7 +532,15 @@ public final class JobRun {
   }
 
   public synchronized Counters counters() {
-    return new Counters(counters);
+    return new Counters(jobCounters());
+  }
+
+  /** The job's counters with its successful attempts' added, as Hadoop's job counters hold them. */
+  private synchronized org.apache.hadoop.mapred.Counters jobCounters() {
+    org.apache.hadoop.mapred.Counters all = new org.apache.hadoop.mapred.Counters();
+    all.incrAllCounters(counters);
+    attemptTotals.addTo(all);
+    return all;
   }
 
   public synchronized TaskReport[] taskReports(TaskType type) {

@@ -5,13 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.mapred.TIPStatus;
 import org.apache.hadoop.mapreduce.Counters;
-import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskReport;
 
 /** One map or reduce task of a job across its attempts. Guarded by the owning {@link JobRun}. */
 final class TaskInProgress {
 
-  final TaskID id;
+  final org.apache.hadoop.mapred.TaskID id;
   final int index;
   int attempts;
   int failures;
@@ -25,7 +24,7 @@ final class TaskInProgress {
   org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
   final List<String> diagnostics = new ArrayList<>();
 
-  TaskInProgress(TaskID id, int index) {
+  TaskInProgress(org.apache.hadoop.mapred.TaskID id, int index) {
     this.id = id;
     this.index = index;
   }
@@ -44,7 +43,7 @@ final class TaskInProgress {
 
   TaskReport report() {
     String state = running != null ? running.reporter().status() : status.name();
-    return new TaskReport(org.apache.hadoop.mapred.TaskID.downgrade(id), progress(), state,
+    return new TaskReport(id, progress(), state,
         diagnostics.toArray(new String[0]), status, startTime, finishTime, new Counters(counters));
   }
 }

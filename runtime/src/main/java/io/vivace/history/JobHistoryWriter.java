@@ -1,6 +1,11 @@
 package io.vivace.history;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.File;
 import java.io.IOException;
 import java.io.Writer;
@@ -21,12 +26,19 @@ import org.apache.hadoop.mapreduce.counters.CounterGroupBase;
  * {@code <vivace.history.dir>/<job id>.jsonl} (default {@code ${hadoop.tmp.dir}/vivace/history}).
  * The first line is {@code JOB_SUBMITTED} (with the configuration), then one line per task attempt
  * start and end, and {@code JOB_FINISHED} last. The file appears atomically.
+ *
+ * <p>An event's {@code counters} may be a Hadoop {@link AbstractCounters}: it is written as a map of
+ * groups to maps of counter names to values when the file is written, not copied into maps per
+ * attempt, so the caller must not change it after handing it over.
  */
 public final class JobHistoryWriter {
 
   public static final String HISTORY_DIR = "vivace.history.dir";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE) // one buffered write, not one per event
+      .registerModule(new SimpleModule().addSerializer((Class) AbstractCounters.class, new CountersJson()));
 
   private final List<Map<String, Object>> events = new ArrayList<>();
 
@@ -44,19 +56,29 @@ public final class JobHistoryWriter {
     return e;
   }
 
-  public static <C extends Counter, G extends CounterGroupBase<C>> Map<String, Map<String, Long>> counters(
-      AbstractCounters<C, G> counters) {
-    Map<String, Map<String, Long>> groups = new LinkedHashMap<>();
-    synchronized (counters) {
-      for (G group : counters) {
-        Map<String, Long> values = new LinkedHashMap<>();
-        for (Counter c : group) {
-          values.put(c.getName(), c.getValue());
-        }
-        groups.put(group.getName(), values);
-      }
+  /** Counters as JSON: {@code {"group": {"counter": value, ...}, ...}}, in Hadoop's order. */
+  private static final class CountersJson extends StdSerializer<AbstractCounters<?, ?>> {
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    CountersJson() {
+      super((Class) AbstractCounters.class);
     }
-    return groups;
+
+    @Override
+    public void serialize(AbstractCounters<?, ?> counters, JsonGenerator out, SerializerProvider provider)
+        throws IOException {
+      out.writeStartObject();
+      synchronized (counters) {
+        for (CounterGroupBase<?> group : counters) {
+          out.writeObjectFieldStart(group.getName());
+          for (Counter c : group) {
+            out.writeNumberField(c.getName(), c.getValue());
+          }
+          out.writeEndObject();
+        }
+      }
+      out.writeEndObject();
+    }
   }
 
   public static Map<String, String> configuration(Configuration conf) {
@@ -74,10 +96,12 @@ public final class JobHistoryWriter {
       throw new IOException("Cannot create history directory " + dir);
     }
     File tmp = new File(dir, "." + file.getName() + ".tmp");
-    try (Writer out = Files.newBufferedWriter(tmp.toPath(), StandardCharsets.UTF_8)) {
+    try (Writer out = Files.newBufferedWriter(tmp.toPath(), StandardCharsets.UTF_8);
+         JsonGenerator json = JSON.getFactory().createGenerator(out)) {
+      json.setRootValueSeparator(null);
       for (Map<String, Object> e : events) {
-        out.write(JSON.writeValueAsString(e));
-        out.write('\n');
+        JSON.writeValue(json, e);
+        json.writeRaw('\n');
       }
     }
     Files.move(tmp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING,

@@ -32,12 +32,27 @@ public final class TaskAttempt {
     this.idText = id.toString();
     this.conf = TaskConf.of(env.jobConf());
     boolean isMap = id.getTaskType() == TaskType.MAP;
+    String taskIdText = taskIdText(idText);
     conf.set(MRJobConfig.TASK_ATTEMPT_ID, idText);
-    conf.set(MRJobConfig.TASK_ID, id.getTaskID().toString());
+    conf.set(MRJobConfig.TASK_ID, taskIdText);
     conf.setBoolean(MRJobConfig.TASK_ISMAP, isMap);
     conf.setInt(MRJobConfig.TASK_PARTITION, id.getTaskID().getId());
-    conf.set(MRJobConfig.ID, env.jobId().toString());
+    conf.set(MRJobConfig.ID, jobIdText(taskIdText));
     this.scratchDir = new File(env.jobLocalDir(), idText);
+  }
+
+  /**
+   * {@code attempt_<job>_m_000007_0} -> {@code task_<job>_m_000007}: Hadoop's ids are the same
+   * parts joined by {@code _}, so cutting the text gives what formatting the id again would.
+   */
+  static String taskIdText(String attemptIdText) {
+    return "task" + attemptIdText.substring("attempt".length(), attemptIdText.lastIndexOf('_'));
+  }
+
+  /** {@code task_<jt>_0001_m_000007} -> {@code job_<jt>_0001}. */
+  static String jobIdText(String taskIdText) {
+    String withoutIndex = taskIdText.substring(0, taskIdText.lastIndexOf('_'));
+    return "job" + withoutIndex.substring("task".length(), withoutIndex.lastIndexOf('_'));
   }
 
   public TaskAttemptID id() {
