@@ -16,7 +16,6 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.serializer.SerializationFactory;
@@ -59,7 +58,7 @@ public final class JobRun {
   private final TaskEnvironment env;
   private final TaskInProgress[] maps;
   private final TaskInProgress[] reduces;
-  private final JobHistoryWriter history = new JobHistoryWriter();
+  private final JobHistoryWriter history;
   /** The job's own counters (launched, failed, killed tasks, task time); see {@link #jobCounters}. */
   private final org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
   /** The successful attempts' counters, summed. */
@@ -122,6 +121,7 @@ public final class JobRun {
     this.maxReduceAttempts = Math.max(1, conf.getInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 4));
     this.queue = pool.register();
     this.historyFile = new File(JobHistoryWriter.historyDir(conf), id + ".jsonl");
+    this.history = new JobHistoryWriter(historyFile);
   }
 
   public JobID id() {
@@ -129,13 +129,8 @@ public final class JobRun {
   }
 
   synchronized void start() {
-    Map<String, Object> e = history.event("JOB_SUBMITTED", submitTime);
-    e.put("jobId", id.toString());
-    e.put("jobName", conf.getJobName());
-    e.put("user", conf.getUser());
-    e.put("maps", maps.length);
-    e.put("reduces", reduces.length);
-    e.put("conf", JobHistoryWriter.configuration(conf));
+    history.jobSubmitted(submitTime, id.toString(), conf.getJobName(), conf.getUser(), maps.length,
+        reduces.length, conf);
     enqueue(this::setup);
   }
 
@@ -256,11 +251,9 @@ public final class JobRun {
       }
       counters.findCounter(isMap ? JobCounter.TOTAL_LAUNCHED_MAPS : JobCounter.TOTAL_LAUNCHED_REDUCES)
           .increment(1);
-      Map<String, Object> e = history.event("TASK_ATTEMPT_STARTED", start);
-      e.put("attemptId", attempt.idText());
-      e.put("taskType", isMap ? "MAP" : "REDUCE");
-      e.put("slot", Thread.currentThread().getName());
     }
+    // outside the job's lock: JOB_FINISHED cannot come before it, as the job ends only after this unit
+    history.attemptStarted(start, attempt.idText(), isMap ? "MAP" : "REDUCE", Thread.currentThread().getName());
     if (isMap) {
       attempt.reporter().getCounter(TaskCounter.SPLIT_RAW_BYTES)
           .increment(submission.splits().rawBytes()[tip.index]);
@@ -365,18 +358,9 @@ public final class JobRun {
     return text;
   }
 
-  /** The attempt has ended: its counters go to the history as they are, no longer changing. */
   private void recordAttemptEnd(TaskAttempt attempt, String status, long start, long end, String error) {
-    Map<String, Object> e = history.event("TASK_ATTEMPT_FINISHED", end);
-    e.put("attemptId", attempt.idText());
-    e.put("taskType", attempt.id().getTaskType().name());
-    e.put("status", status);
-    e.put("startTime", start);
-    e.put("finishTime", end);
-    e.put("counters", attempt.reporter().counters());
-    if (error != null) {
-      e.put("error", error);
-    }
+    history.attemptFinished(end, attempt.idText(), attempt.id().getTaskType().name(), status, start, end,
+        attempt.reporter().counters(), error);
   }
 
   private void commit() {
@@ -440,23 +424,13 @@ public final class JobRun {
           }
         }
       }
-      Map<String, Object> e = history.event("JOB_FINISHED", now);
-      e.put("jobId", id.toString());
-      e.put("status", finalState.name());
-      e.put("submitTime", submitTime);
-      e.put("startTime", startTime);
-      e.put("finishTime", now);
-      e.put("finishedMaps", completedMaps);
-      e.put("finishedReduces", completedReduces);
-      e.put("counters", jobCounters());
-      if (finalState != JobStatus.State.SUCCEEDED) {
-        e.put("failureInfo", failureInfo);
-      }
+      history.jobFinished(now, id.toString(), finalState.name(), submitTime, startTime, now, completedMaps,
+          completedReduces, jobCounters(), finalState != JobStatus.State.SUCCEEDED ? failureInfo : null);
     }
     try {
-      history.write(historyFile);
+      history.complete();
     } catch (IOException ex) {
-      LOG.warn("Could not write job history to " + historyFile + ": " + ex);
+      LOG.debug("job history not written", ex); // the writer logged why
     }
     env.shuffle().releaseAll();
     FileUtil.fullyDelete(submission.jobDir());
