@@ -26,6 +26,22 @@ public final class CounterTotals {
   /** User-defined groups, merged the way Hadoop merges them (display names included). */
   private final Counters others = new Counters();
 
+  /** Adds every counter of {@code attempt}, which has ended. */
+  public void add(AttemptCounters attempt) {
+    if (!attempt.addFrameworkOnlyTo(this)) {
+      add(attempt.toCounters());
+    }
+  }
+
+  void addFramework(Enum<?> key, long value) {
+    framework.computeIfAbsent(key, k -> new long[1])[0] += value;
+  }
+
+  void addFileSystem(String scheme, FileSystemCounter key, long value) {
+    fileSystems.computeIfAbsent(scheme, s -> new EnumMap<>(FileSystemCounter.class))
+        .computeIfAbsent(key, k -> new long[1])[0] += value;
+  }
+
   /** Adds every counter of {@code attempt}. */
   public void add(Counters attempt) {
     synchronized (attempt) {
@@ -33,14 +49,12 @@ public final class CounterTotals {
         Object underlying = group.getUnderlyingGroup();
         if (underlying instanceof FrameworkCounterGroup<?, ?>) {
           for (Counters.Counter c : group) {
-            Enum<?> key = ((FrameworkCounterGroup.FrameworkCounter<?>) c.getUnderlyingCounter()).getKey();
-            framework.computeIfAbsent(key, k -> new long[1])[0] += c.getValue();
+            addFramework(((FrameworkCounterGroup.FrameworkCounter<?>) c.getUnderlyingCounter()).getKey(), c.getValue());
           }
         } else if (underlying instanceof FileSystemCounterGroup<?>) {
           for (Counters.Counter c : group) {
             FileSystemCounterGroup.FSCounter fs = (FileSystemCounterGroup.FSCounter) c.getUnderlyingCounter();
-            fileSystems.computeIfAbsent(fs.getScheme(), s -> new EnumMap<>(FileSystemCounter.class))
-                .computeIfAbsent(fs.getFileSystemCounter(), k -> new long[1])[0] += c.getValue();
+            addFileSystem(fs.getScheme(), fs.getFileSystemCounter(), c.getValue());
           }
         } else {
           addGroup(group);

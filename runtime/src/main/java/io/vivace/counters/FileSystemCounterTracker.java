@@ -4,13 +4,16 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
-import org.apache.hadoop.mapreduce.counters.AbstractCounters;
 
 /**
  * Turns the current thread's file system statistics during a task into Hadoop's
  * {@code FileSystemCounter} group ({@code FILE_BYTES_READ}, {@code HDFS_BYTES_WRITTEN}, ...).
  */
 public final class FileSystemCounterTracker {
+
+  /** The counters it keeps, in the order of the values it adds ({@code BYTES_READ_EC} is not kept). */
+  public static final FileSystemCounter[] KEYS = {FileSystemCounter.BYTES_READ, FileSystemCounter.BYTES_WRITTEN,
+      FileSystemCounter.READ_OPS, FileSystemCounter.LARGE_READ_OPS, FileSystemCounter.WRITE_OPS};
 
   private final Map<FileSystem.Statistics, long[]> start = new HashMap<>();
 
@@ -27,7 +30,7 @@ public final class FileSystemCounterTracker {
   }
 
   /** Adds what the thread did since construction to {@code counters}. */
-  public void addTo(AbstractCounters<?, ?> counters) {
+  public void addTo(AttemptCounters counters) {
     Map<String, long[]> byScheme = new HashMap<>();
     for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
       long[] now = snapshot(s);
@@ -37,14 +40,6 @@ public final class FileSystemCounterTracker {
         sum[i] += now[i] - before[i];
       }
     }
-    FileSystemCounter[] keys = {FileSystemCounter.BYTES_READ, FileSystemCounter.BYTES_WRITTEN,
-        FileSystemCounter.READ_OPS, FileSystemCounter.LARGE_READ_OPS, FileSystemCounter.WRITE_OPS};
-    synchronized (counters) {
-      for (Map.Entry<String, long[]> e : byScheme.entrySet()) {
-        for (int i = 0; i < keys.length; i++) {
-          counters.findCounter(e.getKey(), keys[i]).increment(e.getValue()[i]);
-        }
-      }
-    }
+    byScheme.forEach(counters::addFileSystem);
   }
 }

@@ -255,7 +255,7 @@ public final class JobRun {
     // outside the job's lock: JOB_FINISHED cannot come before it, as the job ends only after this unit
     history.attemptStarted(start, attempt.idText(), isMap ? "MAP" : "REDUCE", Thread.currentThread().getName());
     if (isMap) {
-      attempt.reporter().getCounter(TaskCounter.SPLIT_RAW_BYTES)
+      attempt.reporter().frameworkCounter(TaskCounter.SPLIT_RAW_BYTES)
           .increment(submission.splits().rawBytes()[tip.index]);
     }
     try {

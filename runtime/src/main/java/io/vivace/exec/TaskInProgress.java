@@ -1,5 +1,6 @@
 package io.vivace.exec;
 
+import io.vivace.counters.AttemptCounters;
 import io.vivace.task.TaskAttempt;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ final class TaskInProgress {
   long startTime;
   long finishTime;
   /** The successful attempt's counters; converted for a TaskReport only when one is asked for. */
-  org.apache.hadoop.mapred.Counters counters = new org.apache.hadoop.mapred.Counters();
+  AttemptCounters counters;
   final List<String> diagnostics = new ArrayList<>();
 
   TaskInProgress(org.apache.hadoop.mapred.TaskID id, int index) {
@@ -44,6 +45,7 @@ final class TaskInProgress {
   TaskReport report() {
     String state = running != null ? running.reporter().status() : status.name();
     return new TaskReport(id, progress(), state,
-        diagnostics.toArray(new String[0]), status, startTime, finishTime, new Counters(counters));
+        diagnostics.toArray(new String[0]), status, startTime, finishTime,
+        new Counters(counters == null ? new org.apache.hadoop.mapred.Counters() : counters.toCounters()));
   }
 }

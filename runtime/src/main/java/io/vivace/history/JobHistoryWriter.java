@@ -2,6 +2,7 @@ package io.vivace.history;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.vivace.counters.AttemptCounters;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +90,7 @@ public final class JobHistoryWriter {
 
   /** @param error the failure's stack trace, for failed attempts; else null */
   public synchronized void attemptFinished(long time, String attemptId, String taskType, String status,
-                                           long startTime, long finishTime, AbstractCounters<?, ?> counters,
+                                           long startTime, long finishTime, AttemptCounters counters,
                                            String error) {
     JsonGenerator json = begin("TASK_ATTEMPT_FINISHED", time);
     if (json == null) {
@@ -101,7 +102,11 @@ public final class JobHistoryWriter {
       json.writeStringField("status", status);
       json.writeNumberField("startTime", startTime);
       json.writeNumberField("finishTime", finishTime);
-      writeCounters(json, counters);
+      json.writeObjectFieldStart("counters");
+      if (!counters.visitFrameworkOnly(new CountersJson(json))) {
+        writeGroups(json, counters.toCounters());
+      }
+      json.writeEndObject();
       if (error != null) {
         json.writeStringField("error", error);
       }
@@ -208,6 +213,11 @@ public final class JobHistoryWriter {
   /** Counters as {@code "counters": {"group": {"counter": value, ...}, ...}}, in Hadoop's order. */
   private static void writeCounters(JsonGenerator json, AbstractCounters<?, ?> counters) throws IOException {
     json.writeObjectFieldStart("counters");
+    writeGroups(json, counters);
+    json.writeEndObject();
+  }
+
+  private static void writeGroups(JsonGenerator json, AbstractCounters<?, ?> counters) throws IOException {
     synchronized (counters) {
       for (CounterGroupBase<?> group : counters) {
         json.writeObjectFieldStart(group.getName());
@@ -217,7 +227,24 @@ public final class JobHistoryWriter {
         json.writeEndObject();
       }
     }
-    json.writeEndObject();
+  }
+
+  /** Writes an attempt's framework counter slots the way {@link #writeGroups} writes Hadoop's counters. */
+  private record CountersJson(JsonGenerator json) implements AttemptCounters.Visitor {
+    @Override
+    public void group(String name) throws IOException {
+      json.writeObjectFieldStart(name);
+    }
+
+    @Override
+    public void counter(String name, long value) throws IOException {
+      json.writeNumberField(name, value);
+    }
+
+    @Override
+    public void endGroup() throws IOException {
+      json.writeEndObject();
+    }
   }
 
   private static Map<String, String> sorted(Configuration conf) {

@@ -47,9 +47,9 @@ final class CombinerFactory {
       this.attempt = attempt;
       JobConf conf = attempt.conf();
       TaskReporter reporter = attempt.reporter();
-      this.inputRecords = reporter.getCounter(TaskCounter.COMBINE_INPUT_RECORDS);
+      this.inputRecords = reporter.frameworkCounter(TaskCounter.COMBINE_INPUT_RECORDS);
       this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
-          conf.getMapOutputValueClass(), reporter.getCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
+          conf.getMapOutputValueClass(), reporter.frameworkCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
     }
 

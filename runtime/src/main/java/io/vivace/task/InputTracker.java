@@ -24,8 +24,8 @@ final class InputTracker {
   /** {@code fileBytes} measures the input's file system; null when the split is not a file's. */
   InputTracker(TaskReporter reporter, FileSystemBytes fileBytes) {
     this.reporter = reporter;
-    this.inputRecords = reporter.getCounter(TaskCounter.MAP_INPUT_RECORDS);
-    this.bytesRead = reporter.getCounter(FileInputFormatCounter.BYTES_READ);
+    this.inputRecords = reporter.frameworkCounter(TaskCounter.MAP_INPUT_RECORDS);
+    this.bytesRead = reporter.frameworkCounter(FileInputFormatCounter.BYTES_READ);
     this.fileBytes = fileBytes;
   }
 

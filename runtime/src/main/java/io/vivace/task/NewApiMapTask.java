@@ -37,7 +37,7 @@ final class NewApiMapTask {
     OutputWriters.NewApiDirect direct = null;
     RecordWriter writer;
     if (attempt.env().reduces() == 0) {
-      direct = OutputWriters.newApiDirect(attempt, reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS));
+      direct = OutputWriters.newApiDirect(attempt, reporter.frameworkCounter(TaskCounter.MAP_OUTPUT_RECORDS));
       writer = direct;
     } else {
       buffer = SortBufferFactory.create(attempt);

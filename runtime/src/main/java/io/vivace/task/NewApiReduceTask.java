@@ -25,10 +25,10 @@ final class NewApiReduceTask {
     Reducer reducer = ReflectionUtils.newInstance(context.getReducerClass(), conf);
     try (MergingIterator input = ReduceInput.open(attempt)) {
       OutputWriters.NewApiDirect writer = OutputWriters.newApiDirect(attempt,
-          reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
+          reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
       ReduceContextImpl reduceContext = new ReduceContextImpl(conf, attempt.id(), input,
-          reporter.getCounter(TaskCounter.REDUCE_INPUT_GROUPS),
-          reporter.getCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
+          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS),
+          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
           (RawComparator) conf.getOutputValueGroupingComparator(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass());
       Reducer.Context reducerContext = new WrappedReducer().getReducerContext(reduceContext);

@@ -39,7 +39,7 @@ final class OldApiMapTask {
     OutputCollector collector;
     OutputWriters.OldApiDirect direct = null;
     if (attempt.env().reduces() == 0) {
-      direct = OutputWriters.oldApiDirect(attempt, reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS));
+      direct = OutputWriters.oldApiDirect(attempt, reporter.frameworkCounter(TaskCounter.MAP_OUTPUT_RECORDS));
       collector = direct;
     } else {
       buffer = SortBufferFactory.create(attempt);

@@ -21,12 +21,12 @@ final class OldApiReduceTask {
     attempt.setupOutput();
     Reducer reducer = ReflectionUtils.newInstance(job.getReducerClass(), job);
     OutputWriters.OldApiDirect out = OutputWriters.oldApiDirect(attempt,
-        reporter.getCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
+        reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
     try (MergingIterator input = ReduceInput.open(attempt)) {
       // Hadoop's own grouping: one call per run of keys equal under the grouping comparator.
       ReduceContextImpl groups = new ReduceContextImpl(job, attempt.id(), input,
-          reporter.getCounter(TaskCounter.REDUCE_INPUT_GROUPS),
-          reporter.getCounter(TaskCounter.REDUCE_INPUT_RECORDS), null, null, reporter,
+          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS),
+          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), null, null, reporter,
           (RawComparator) job.getOutputValueGroupingComparator(), job.getMapOutputKeyClass(),
           job.getMapOutputValueClass());
       while (groups.nextKey()) {

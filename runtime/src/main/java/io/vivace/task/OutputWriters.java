@@ -36,7 +36,7 @@ final class OutputWriters {
     OutputTracker(TaskAttempt attempt, Counter records) {
       String dir = attempt.conf().get(FileOutputFormat.OUTDIR);
       this.records = records;
-      this.bytesWritten = attempt.reporter().getCounter(FileOutputFormatCounter.BYTES_WRITTEN);
+      this.bytesWritten = attempt.reporter().frameworkCounter(FileOutputFormatCounter.BYTES_WRITTEN);
       this.fileBytes = dir == null ? null : FileSystemBytes.of(new Path(dir), attempt.conf());
     }
 

@@ -27,14 +27,14 @@ final class ReduceInput {
     for (Segment s : segments) {
       bytes += s.length();
     }
-    reporter.getCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
-    reporter.getCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
-    reporter.getCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
+    reporter.frameworkCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
+    reporter.frameworkCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
+    reporter.frameworkCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
     SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
         attempt.scratchDir(), attempt.env().mapOutputCodec());
     MergingIterator merged = merger.merge(segments);
-    reporter.getCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
+    reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
     return merged;
   }
 }

@@ -22,10 +22,10 @@ final class SortBufferFactory {
     }
     TaskReporter reporter = attempt.reporter();
     MapOutputCounters counters = new MapOutputCounters(
-        reporter.getCounter(TaskCounter.MAP_OUTPUT_RECORDS),
-        reporter.getCounter(TaskCounter.MAP_OUTPUT_BYTES),
-        reporter.getCounter(TaskCounter.SPILLED_RECORDS),
-        reporter.getCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES));
+        reporter.frameworkCounter(TaskCounter.MAP_OUTPUT_RECORDS),
+        reporter.frameworkCounter(TaskCounter.MAP_OUTPUT_BYTES),
+        reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS),
+        reporter.frameworkCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES));
     MapOutputBuffer.Settings settings = new MapOutputBuffer.Settings(
         attempt.env().reduces(),
         (long) sortMb << 20,

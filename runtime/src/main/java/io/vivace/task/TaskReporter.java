@@ -1,5 +1,6 @@
 package io.vivace.task;
 
+import io.vivace.counters.AttemptCounters;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.InputSplit;
 import org.apache.hadoop.mapred.Reporter;
@@ -11,14 +12,19 @@ import org.apache.hadoop.mapreduce.StatusReporter;
  */
 public final class TaskReporter extends StatusReporter implements Reporter {
 
-  private final Counters counters = new Counters();
+  private final AttemptCounters counters = new AttemptCounters();
   private volatile String status = "";
   private volatile float progress;
   private volatile boolean killed;
   private InputSplit inputSplit;
 
-  public Counters counters() {
+  public AttemptCounters counters() {
     return counters;
+  }
+
+  /** A counter the framework keeps ({@link org.apache.hadoop.mapreduce.TaskCounter}, file format counters). */
+  public org.apache.hadoop.mapreduce.Counter frameworkCounter(Enum<?> key) {
+    return counters.frameworkCounter(key);
   }
 
   /** Asks the attempt to stop at its next record. */
@@ -54,16 +60,12 @@ public final class TaskReporter extends StatusReporter implements Reporter {
 
   @Override
   public Counters.Counter getCounter(Enum<?> name) {
-    synchronized (counters) {
-      return counters.findCounter(name);
-    }
+    return counters.hadoopCounter(name);
   }
 
   @Override
   public Counters.Counter getCounter(String group, String name) {
-    synchronized (counters) {
-      return counters.findCounter(group, name);
-    }
+    return counters.hadoopCounter(group, name);
   }
 
   @Override
