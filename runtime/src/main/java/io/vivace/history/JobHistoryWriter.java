@@ -52,11 +52,7 @@ public final class JobHistoryWriter {
 
   public synchronized void jobSubmitted(long time, String jobId, String jobName, String user, int maps,
                                         int reduces, Configuration conf) {
-    JsonGenerator json = begin("JOB_SUBMITTED", time);
-    if (json == null) {
-      return;
-    }
-    try {
+    event("JOB_SUBMITTED", time, json -> {
       json.writeStringField("jobId", jobId);
       json.writeStringField("jobName", jobName);
       json.writeStringField("user", user);
@@ -67,36 +63,22 @@ public final class JobHistoryWriter {
         json.writeStringField(e.getKey(), e.getValue());
       }
       json.writeEndObject();
-      end(json);
-    } catch (IOException e) {
-      fail(e);
-    }
+    });
   }
 
   public synchronized void attemptStarted(long time, String attemptId, String taskType, String slot) {
-    JsonGenerator json = begin("TASK_ATTEMPT_STARTED", time);
-    if (json == null) {
-      return;
-    }
-    try {
+    event("TASK_ATTEMPT_STARTED", time, json -> {
       json.writeStringField("attemptId", attemptId);
       json.writeStringField("taskType", taskType);
       json.writeStringField("slot", slot);
-      end(json);
-    } catch (IOException e) {
-      fail(e);
-    }
+    });
   }
 
   /** @param error the failure's stack trace, for failed attempts; else null */
   public synchronized void attemptFinished(long time, String attemptId, String taskType, String status,
                                            long startTime, long finishTime, AttemptCounters counters,
                                            String error) {
-    JsonGenerator json = begin("TASK_ATTEMPT_FINISHED", time);
-    if (json == null) {
-      return;
-    }
-    try {
+    event("TASK_ATTEMPT_FINISHED", time, json -> {
       json.writeStringField("attemptId", attemptId);
       json.writeStringField("taskType", taskType);
       json.writeStringField("status", status);
@@ -110,21 +92,14 @@ public final class JobHistoryWriter {
       if (error != null) {
         json.writeStringField("error", error);
       }
-      end(json);
-    } catch (IOException e) {
-      fail(e);
-    }
+    });
   }
 
   /** @param failureInfo why the job did not succeed; null when it did */
   public synchronized void jobFinished(long time, String jobId, String status, long submitTime, long startTime,
                                        long finishTime, int finishedMaps, int finishedReduces,
                                        AbstractCounters<?, ?> counters, String failureInfo) {
-    JsonGenerator json = begin("JOB_FINISHED", time);
-    if (json == null) {
-      return;
-    }
-    try {
+    event("JOB_FINISHED", time, json -> {
       json.writeStringField("jobId", jobId);
       json.writeStringField("status", status);
       json.writeNumberField("submitTime", submitTime);
@@ -136,10 +111,7 @@ public final class JobHistoryWriter {
       if (failureInfo != null) {
         json.writeStringField("failureInfo", failureInfo);
       }
-      end(json);
-    } catch (IOException e) {
-      fail(e);
-    }
+    });
   }
 
   /**
@@ -164,6 +136,27 @@ public final class JobHistoryWriter {
     return file;
   }
 
+  /** What an event holds besides its type and time. */
+  @FunctionalInterface
+  private interface Fields {
+    void write(JsonGenerator json) throws IOException;
+  }
+
+  /** Writes one event as one line, unless writing already failed. */
+  private void event(String type, long time, Fields fields) {
+    JsonGenerator json = begin(type, time);
+    if (json == null) {
+      return;
+    }
+    try {
+      fields.write(json);
+      json.writeEndObject();
+      json.writeRaw('\n');
+    } catch (IOException e) {
+      fail(e);
+    }
+  }
+
   /** Starts an event's object: opens the file first if needed; null once writing failed. */
   private JsonGenerator begin(String event, long time) {
     if (failure != null) {
@@ -186,11 +179,6 @@ public final class JobHistoryWriter {
       fail(e);
       return null;
     }
-  }
-
-  private static void end(JsonGenerator json) throws IOException {
-    json.writeEndObject();
-    json.writeRaw('\n');
   }
 
   private void fail(IOException e) {
