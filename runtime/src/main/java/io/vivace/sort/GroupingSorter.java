@@ -44,6 +44,8 @@ final class GroupingSorter implements SortedIndex {
   /** Per record: the next record of its group, -1 after the last. */
   private int[] next = new int[0];
   private int[] order = new int[0];
+  /** Bit i: the record at order[i] has the key of the record before it. */
+  private long[] repeats = new long[0];
   private int[] partitionStart = new int[0];
 
   /** @param recordSorter sorts the records when grouping does not pay */
@@ -60,6 +62,11 @@ final class GroupingSorter implements SortedIndex {
   @Override
   public int partitionStart(int p) {
     return grouped ? partitionStart[p] : recordSorter.partitionStart(p);
+  }
+
+  @Override
+  public boolean keyRepeats(int position) {
+    return grouped && (repeats[position >>> 6] & (1L << position)) != 0;
   }
 
   void sort(byte[] data, int[] meta, int records, int partitions) {
@@ -173,7 +180,9 @@ final class GroupingSorter implements SortedIndex {
   private void orderByGroup(int records, int partitions) {
     if (order.length < records) {
       order = new int[Math.max(records, order.length * 2)];
+      repeats = new long[(order.length + 63) >>> 6];
     }
+    Arrays.fill(repeats, 0, (records + 63) >>> 6, 0L);
     if (partitionStart.length < partitions + 1) {
       partitionStart = new int[partitions + 1];
     }
@@ -184,7 +193,10 @@ final class GroupingSorter implements SortedIndex {
       while (groupSorter.partitionStart(p) <= i) {
         partitionStart[p++] = k;
       }
-      for (int r = groupFirst[groupOrder[i]]; r >= 0; r = next[r]) {
+      int first = groupFirst[groupOrder[i]];
+      order[k++] = first;
+      for (int r = next[first]; r >= 0; r = next[r]) {
+        repeats[k >>> 6] |= 1L << k;
         order[k++] = r;
       }
     }

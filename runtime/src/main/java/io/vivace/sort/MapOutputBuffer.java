@@ -259,7 +259,7 @@ public final class MapOutputBuffer<K, V> {
 
   /** The sorted records of partition {@code p}. */
   private SortedRun sortedPartition(int p) {
-    return new SortedRun(data, meta, sorted.order(), sorted.partitionStart(p), sorted.partitionStart(p + 1));
+    return new SortedRun(data, meta, sorted, sorted.partitionStart(p), sorted.partitionStart(p + 1));
   }
 
   private boolean partitionEmpty(int p) {

@@ -8,4 +8,12 @@ interface SortedIndex {
 
   /** Where partition {@code p} begins in {@link #order()}; {@code partitionStart(partitions)} is the end. */
   int partitionStart(int p);
+
+  /**
+   * Whether the record at {@code position} of {@link #order()} has the same key bytes as the one
+   * before it; false when they differ or when it is not known.
+   */
+  default boolean keyRepeats(int position) {
+    return false;
+  }
 }

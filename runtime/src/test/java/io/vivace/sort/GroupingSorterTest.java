@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The combiner's sort, which groups byte-identical keys before sorting one key per group, against
  * Hadoop's comparators: every record exactly once, partitions in order, keys in comparator order,
- * the records of one key in the order they were collected; and the fallback to sorting record by
- * record when keys are mostly distinct.
+ * the records of one key in the order they were collected, marked as repeating the key before
+ * them; and the fallback to sorting record by record when keys are mostly distinct.
  */
 class GroupingSorterTest {
 
@@ -88,6 +88,9 @@ class GroupingSorterTest {
         assertFalse(seen[r], "record " + r + " appears twice");
         seen[r] = true;
         assertEquals(p, chunk.meta[r * MapOutputBuffer.META_INTS], "record " + r + " in the range of partition " + p);
+        boolean repeats = i > sorter.partitionStart(p) && chunk.sameKeyBytes(order[i - 1], r);
+        assertEquals(sorter.grouped() && repeats, sorter.keyRepeats(i),
+            "position " + i + ": whether its key repeats the one before");
         if (i > sorter.partitionStart(p)) {
           int previous = order[i - 1];
           int c = chunk.compareKeys(comparator, previous, r);
