@@ -54,9 +54,9 @@ class FieldSerializer<T> {
         sink.writeVInt(text.getLength());
         sink.write(text.getBytes(), 0, text.getLength());
       } else if (type == IntWritable.class) {
-        sink.writeInt(((IntWritable) object).get());
+        sink.writeBigEndian(((IntWritable) object).get(), Integer.BYTES);
       } else if (type == LongWritable.class) {
-        sink.writeLong(((LongWritable) object).get());
+        sink.writeBigEndian(((LongWritable) object).get(), Long.BYTES);
       } else {
         serializer.serialize(object);
       }

@@ -14,9 +14,6 @@ import io.vivace.shuffle.VarInts;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,10 +44,6 @@ public final class MapOutputBuffer<K, V> {
   private static final int META_BYTES = META_INTS * Integer.BYTES;
   /** Index memory a record costs: its meta ints plus the sorter's order and prefix arrays. */
   private static final int INDEX_BYTES = META_BYTES + IndexSorter.BYTES_PER_RECORD;
-  private static final VarHandle BIG_ENDIAN_INT =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-  private static final VarHandle BIG_ENDIAN_LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   /** Records collected between updates of the output counters. */
   private static final int COUNTER_BATCH = 1024;
   /**
@@ -530,25 +523,22 @@ public final class MapOutputBuffer<K, V> {
       }
     }
 
-    /** As {@link java.io.DataOutput#writeInt}. */
-    void writeInt(int v) throws IOException {
-      if (!overflowed && position + Integer.BYTES <= data.length) {
-        BIG_ENDIAN_INT.set(data, position, v);
-        position += Integer.BYTES;
-      } else {
-        BIG_ENDIAN_INT.set(scratch, 0, v);
-        write(scratch, 0, Integer.BYTES);
+    /**
+     * The low {@code bytes} bytes of {@code v}, big-endian: {@link java.io.DataOutput#writeInt}
+     * with 4, {@link java.io.DataOutput#writeLong} with 8.
+     */
+    void writeBigEndian(long v, int bytes) throws IOException {
+      boolean inPlace = !overflowed && position + bytes <= data.length;
+      byte[] target = inPlace ? data : scratch;
+      int at = inPlace ? position : 0;
+      for (int i = bytes - 1; i >= 0; i--) {
+        target[at + i] = (byte) v;
+        v >>>= 8;
       }
-    }
-
-    /** As {@link java.io.DataOutput#writeLong}. */
-    void writeLong(long v) throws IOException {
-      if (!overflowed && position + Long.BYTES <= data.length) {
-        BIG_ENDIAN_LONG.set(data, position, v);
-        position += Long.BYTES;
+      if (inPlace) {
+        position += bytes;
       } else {
-        BIG_ENDIAN_LONG.set(scratch, 0, v);
-        write(scratch, 0, Long.BYTES);
+        write(scratch, 0, bytes);
       }
     }
 
