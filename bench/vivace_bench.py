@@ -263,6 +263,10 @@ class Bench:
 
     def base_workloads(self) -> list[Workload]:
         maps, rows, text_bytes, sort_bytes = SCALES[self.options.scale]
+        sizes = self.options.size
+        rows = sizes["terasort"] // 100 if "terasort" in sizes else rows
+        text_bytes = sizes.get("wordcount", text_bytes)
+        sort_bytes = sizes.get("sort", sort_bytes)
         chosen = set(self.options.workloads.split(","))
         result = []
         if "sleep" in chosen:
@@ -529,6 +533,29 @@ class Bench:
         return path
 
 
+# --size: workloads whose input size can be set alone (terasort's in bytes, 100 per row).
+SIZED = ("terasort", "wordcount", "sort")
+
+
+def parse_sizes(specs: list[str]) -> dict[str, int]:
+    """`--size` values ("wordcount=1g") as workload -> bytes."""
+    sizes = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        if not sep or name not in SIZED:
+            raise ValueError(f"--size {spec}: expected WORKLOAD=SIZE with WORKLOAD one of {', '.join(SIZED)}")
+        number = value.lower().rstrip("b")
+        unit = 1 << {"k": 10, "m": 20, "g": 30}.get(number[-1:], 0)
+        number = number[:-1] if number[-1:] in "kmg" else number
+        try:
+            sizes[name] = int(float(number) * unit)
+        except ValueError:
+            raise ValueError(f"--size {spec}: {value!r} is not a size (bytes, or with k, m, g)") from None
+        if sizes[name] <= 0:
+            raise ValueError(f"--size {spec}: the size must be positive")
+    return sizes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=SCALES, default="default",
@@ -548,12 +575,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"
                              " (default: %(default)s, uncompressed)")
+    parser.add_argument("--size", action="append", default=[], metavar="WORKLOAD=SIZE",
+                        help="input size of one workload instead of the scale's, e.g. wordcount=1g"
+                             f" (workloads: {', '.join(SIZED)}; sizes in bytes or with k, m, g);"
+                             " repeatable")
     parser.add_argument("--repeats", type=int, default=3, help="runs per system (median reported)")
     parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
     parser.add_argument("--work-dir", default=str(ROOT / "bench" / "work"),
                         help="inputs, runs and results JSON (default: bench/work)")
     parser.add_argument("--keep", action="store_true", help="keep each run's output and log")
     options = parser.parse_args(argv)
+    try:
+        options.size = parse_sizes(options.size)
+    except ValueError as e:
+        parser.error(str(e))
     unknown = [c for c in options.codecs.split(",") if c not in CODECS]
     if unknown:
         parser.error(f"unknown codec(s) {','.join(unknown)}; choose from {','.join(CODECS)}")

@@ -11,7 +11,7 @@ import org.apache.hadoop.util.QuickSort;
  * records whose prefixes are equal. Without a known prefix the comparator sorts each partition.
  * The result is a permutation of record numbers and each partition's range in it.
  */
-final class IndexSorter {
+final class IndexSorter implements SortedIndex {
 
   /** Memory the sort needs per record: two int permutations and two long prefix arrays. */
   static final int BYTES_PER_RECORD = 2 * Integer.BYTES + 2 * Long.BYTES;
@@ -42,12 +42,12 @@ final class IndexSorter {
   }
 
   /** The sorted record numbers; valid until the next sort. */
-  int[] order() {
+  public int[] order() {
     return order;
   }
 
   /** Where partition {@code p} begins in {@link #order()}; {@code partitionStart(partitions)} is the end. */
-  int partitionStart(int p) {
+  public int partitionStart(int p) {
     return partitionStart[p];
   }
 

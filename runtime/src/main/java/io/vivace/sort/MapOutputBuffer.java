@@ -10,6 +10,7 @@ import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.SegmentCompressor;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.VarInts;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,8 +44,14 @@ public final class MapOutputBuffer<K, V> {
   private static final int META_BYTES = META_INTS * Integer.BYTES;
   /** Index memory a record costs: its meta ints plus the sorter's order and prefix arrays. */
   private static final int INDEX_BYTES = META_BYTES + IndexSorter.BYTES_PER_RECORD;
-  /** Buffer use at which, with a combiner, the buffer is sorted and combined (see combineChunk). */
-  private static final long COMBINE_CHUNK_BYTES = 4L << 20;
+  /** Records collected between updates of the output counters. */
+  private static final int COUNTER_BATCH = 1024;
+  /**
+   * Buffer use at which, with a combiner, the buffer is sorted and combined (see combineChunk): the
+   * records and their index then fit a core's L2 cache (2 MB here). Measured on a word count, 1 MB
+   * took less CPU than 4 MB or 512 KB.
+   */
+  private static final long COMBINE_CHUNK_BYTES = 1L << 20;
 
   /** Everything the buffer needs from the task. */
   public record Settings(int partitions, long limitBytes, RawComparator<?> comparator,
@@ -64,12 +71,18 @@ public final class MapOutputBuffer<K, V> {
   private final Settings settings;
   private final SortBuffers buffers;
   private final IndexSorter sorter;
+  /** With a combiner: sorts by grouping equal keys first. */
+  private final GroupingSorter grouper;
+  private final SortedIndex sorted;
   private final RecordSink sink = new RecordSink();
-  private final Serializer<K> keySerializer;
-  private final Serializer<V> valueSerializer;
+  private final FieldSerializer<K> keySerializer;
+  private final FieldSerializer<V> valueSerializer;
   /** Sorted runs so far: combined chunks kept in memory, and spills on local disk. */
   private final List<Segment[]> spills = new ArrayList<>();
   private long memoryRunBytes;
+  /** Output records and bytes not yet added to the task's counters (see flushCounters). */
+  private long outputRecords;
+  private long outputBytes;
   private final List<File> spillFiles = new ArrayList<>();
   /** Compresses spills and the output, when the job compresses map output; taken on first use. */
   private SegmentCompressor compressor;
@@ -88,10 +101,12 @@ public final class MapOutputBuffer<K, V> {
     this.data = buffers.data;
     this.meta = buffers.meta;
     this.sorter = new IndexSorter(settings.comparator(), buffers);
-    this.keySerializer = keySerializer;
-    this.valueSerializer = valueSerializer;
+    this.grouper = settings.combiner() == null ? null : new GroupingSorter(settings.comparator(), sorter);
+    this.sorted = grouper == null ? sorter : grouper;
     keySerializer.open(sink);
     valueSerializer.open(sink);
+    this.keySerializer = FieldSerializer.of(keySerializer, sink);
+    this.valueSerializer = FieldSerializer.of(valueSerializer, sink);
   }
 
   public void collect(K key, V value, int partition) throws IOException, InterruptedException {
@@ -101,8 +116,10 @@ public final class MapOutputBuffer<K, V> {
     int valueStart = sink.position();
     valueSerializer.serialize(value);
     int end = sink.position();
-    settings.counters().outputRecords().increment(1);
-    settings.counters().outputBytes().increment(end - recordStart);
+    outputBytes += end - recordStart;
+    if (++outputRecords == COUNTER_BATCH) {
+      flushCounters();
+    }
     if (sink.overflowed()) {
       placeOverflowedRecord(partition, recordStart, valueStart - recordStart, end - recordStart);
     } else {
@@ -117,9 +134,21 @@ public final class MapOutputBuffer<K, V> {
   }
 
   /**
+   * Adds the records and bytes collected since the last call to the task's counters. Batched: a
+   * Hadoop task counter's increment compares the counter's name each time.
+   */
+  private void flushCounters() {
+    settings.counters().outputRecords().increment(outputRecords);
+    settings.counters().outputBytes().increment(outputBytes);
+    outputRecords = 0;
+    outputBytes = 0;
+  }
+
+  /**
    * With a combiner, the buffer is sorted and combined in chunks small enough to stay in the CPU's
    * caches, and the (usually much smaller) combined runs are kept in memory: sorting and combining
-   * a whole 100 MB buffer at once spends most of its time waiting for memory.
+   * a whole 100 MB buffer at once spends most of its time waiting for memory. The sort groups equal
+   * keys first ({@link GroupingSorter}).
    */
   private void combineChunk() throws IOException, InterruptedException {
     sortIndex();
@@ -214,16 +243,20 @@ public final class MapOutputBuffer<K, V> {
   }
 
   private void sortIndex() {
-    sorter.sort(data, meta, records, settings.partitions());
+    if (grouper != null) {
+      grouper.sort(data, meta, records, settings.partitions());
+    } else {
+      sorter.sort(data, meta, records, settings.partitions());
+    }
   }
 
   /** The sorted records of partition {@code p}. */
   private SortedRun sortedPartition(int p) {
-    return new SortedRun(data, meta, sorter.order(), sorter.partitionStart(p), sorter.partitionStart(p + 1));
+    return new SortedRun(data, meta, sorted, sorted.partitionStart(p), sorted.partitionStart(p + 1));
   }
 
   private boolean partitionEmpty(int p) {
-    return sorter.partitionStart(p) == sorter.partitionStart(p + 1);
+    return sorted.partitionStart(p) == sorted.partitionStart(p + 1);
   }
 
   /** Writes the sorted buffer, partition by partition, combined when a combiner is set. */
@@ -280,6 +313,7 @@ public final class MapOutputBuffer<K, V> {
 
   /** Ends collection and returns the task's sorted, partitioned output. */
   public MapOutput finish() throws IOException, InterruptedException {
+    flushCounters();
     try {
       Segment[] result = spills.isEmpty() ? finishWithoutSpills() : finishAfterSpills();
       long materialized = 0;
@@ -431,6 +465,7 @@ public final class MapOutputBuffer<K, V> {
 
   /** Removes every file this buffer wrote (failed or killed attempt). */
   public void abort() {
+    flushCounters();
     releaseCompressor();
     releaseSpills();
     for (File f : spillFiles) {
@@ -448,8 +483,9 @@ public final class MapOutputBuffer<K, V> {
    * The serialisers' output stream: writes into the sort buffer, growing it up to the limit; bytes
    * of a record that cannot fit go to an overflow buffer instead.
    */
-  private final class RecordSink extends OutputStream {
+  final class RecordSink extends OutputStream {
     private final DataOutputBuffer overflow = new DataOutputBuffer();
+    private final byte[] scratch = new byte[Long.BYTES + 1];
     private boolean overflowed;
     private int position;
 
@@ -476,6 +512,34 @@ public final class MapOutputBuffer<K, V> {
       overflow.reset();
       overflowed = false;
       return record;
+    }
+
+    /** As {@link WritableUtils#writeVInt}. */
+    void writeVInt(int v) throws IOException {
+      if (!overflowed && position + scratch.length <= data.length) {
+        position = VarInts.write(v, data, position);
+      } else {
+        write(scratch, 0, VarInts.write(v, scratch, 0));
+      }
+    }
+
+    /**
+     * The low {@code bytes} bytes of {@code v}, big-endian: {@link java.io.DataOutput#writeInt}
+     * with 4, {@link java.io.DataOutput#writeLong} with 8.
+     */
+    void writeBigEndian(long v, int bytes) throws IOException {
+      boolean inPlace = !overflowed && position + bytes <= data.length;
+      byte[] target = inPlace ? data : scratch;
+      int at = inPlace ? position : 0;
+      for (int i = bytes - 1; i >= 0; i--) {
+        target[at + i] = (byte) v;
+        v >>>= 8;
+      }
+      if (inPlace) {
+        position += bytes;
+      } else {
+        write(scratch, 0, bytes);
+      }
     }
 
     @Override

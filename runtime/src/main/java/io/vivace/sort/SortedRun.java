@@ -5,22 +5,25 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.Progress;
 
 /** The records of one partition of a sorted {@link MapOutputBuffer}, read in place. */
-final class SortedRun implements RawKeyValueIterator {
+final class SortedRun implements KnownEqualKeys {
 
   private final byte[] data;
   private final int[] meta;
+  private final SortedIndex index;
   private final int[] order;
   private final int end;
   private int next;
+  private boolean keyRepeats;
   private final DataInputBuffer key = new DataInputBuffer();
   private final DataInputBuffer value = new DataInputBuffer();
   private final Progress progress = new Progress();
 
-  /** The records {@code order[from..to)}. */
-  SortedRun(byte[] data, int[] meta, int[] order, int from, int to) {
+  /** The records at positions {@code from..to} of the index's order. */
+  SortedRun(byte[] data, int[] meta, SortedIndex index, int from, int to) {
     this.data = data;
     this.meta = meta;
-    this.order = order;
+    this.index = index;
+    this.order = index.order();
     this.next = from;
     this.end = to;
   }
@@ -35,8 +38,14 @@ final class SortedRun implements RawKeyValueIterator {
     int valueStart = meta[m + MapOutputBuffer.VALUE_START];
     key.reset(data, keyStart, valueStart - keyStart);
     value.reset(data, valueStart, meta[m + MapOutputBuffer.VALUE_END] - valueStart);
+    keyRepeats = index.keyRepeats(next);
     next++;
     return true;
+  }
+
+  @Override
+  public boolean currentKeyRepeats(byte[] bytes, int offset) {
+    return keyRepeats && bytes == data && offset == key.getPosition();
   }
 
   @Override

@@ -1,13 +1,14 @@
 package io.vivace.task;
 
+import io.vivace.counters.BatchedCounter;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.sort.Combiner;
+import io.vivace.sort.KnownEqualKeys;
 import java.io.IOException;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -38,7 +39,8 @@ final class CombinerFactory {
 
   private abstract static class Base implements Combiner {
     final TaskAttempt attempt;
-    final Counter inputRecords;
+    /** Combine input records, counted per record by ReduceContextImpl; flushed after each run. */
+    final BatchedCounter inputRecords;
     @SuppressWarnings("rawtypes")
     final SerializedRecordWriter output;
     final RawComparator<?> grouping;
@@ -47,7 +49,7 @@ final class CombinerFactory {
       this.attempt = attempt;
       JobConf conf = attempt.conf();
       TaskReporter reporter = attempt.reporter();
-      this.inputRecords = reporter.frameworkCounter(TaskCounter.COMBINE_INPUT_RECORDS);
+      this.inputRecords = new BatchedCounter(reporter.frameworkCounter(TaskCounter.COMBINE_INPUT_RECORDS));
       this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass(), reporter.frameworkCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
@@ -58,8 +60,10 @@ final class CombinerFactory {
     ReduceContextImpl groupedInput(RawKeyValueIterator in, RecordWriter writer)
         throws IOException, InterruptedException {
       JobConf conf = attempt.conf();
+      RawComparator comparator = in instanceof KnownEqualKeys known
+          ? new RepeatedKeyComparator(grouping, known) : grouping;
       return new ReduceContextImpl(conf, attempt.id(), in, null, inputRecords, writer, null,
-          attempt.reporter(), (RawComparator) grouping, conf.getMapOutputKeyClass(),
+          attempt.reporter(), comparator, conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass());
     }
   }
@@ -92,7 +96,11 @@ final class CombinerFactory {
         }
       };
       ReduceContextImpl context = groupedInput(in, writer);
-      combiner.run(new WrappedReducer().getReducerContext(context));
+      try {
+        combiner.run(new WrappedReducer().getReducerContext(context));
+      } finally {
+        inputRecords.flush();
+      }
     }
   }
 
@@ -116,6 +124,7 @@ final class CombinerFactory {
               attempt.reporter());
         }
       } finally {
+        inputRecords.flush();
         combiner.close();
       }
     }
