@@ -311,4 +311,37 @@ class SegmentMergerTest {
     }
     assertEquals(expected, got);
   }
+
+  /** A comparator Vivace knows no key prefix for: every comparison goes to it. */
+  static final class DescendingInts extends WritableComparator {
+    DescendingInts() {
+      super(IntWritable.class, true);
+    }
+
+    @Override
+    public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
+      return -super.compare(b1, s1, l1, b2, s2, l2);
+    }
+  }
+
+  @Test
+  void comparatorWithoutKnownPrefixDecidesEveryComparison() throws Exception {
+    Random random = new Random(6);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 5; s++) {
+      List<KV> run = sortedRun(random, s, 100 + random.nextInt(100), 60);
+      java.util.Collections.reverse(run);
+      runs.add(run);
+      segments.add(memorySegment(run));
+    }
+    List<KV> merged;
+    try (MergingIterator it = new MergingIterator(segments, new DescendingInts(), new ArrayList<>())) {
+      merged = drain(it);
+    }
+    for (int i = 1; i < merged.size(); i++) {
+      assertTrue(merged.get(i - 1).key() >= merged.get(i).key(), "descending order broken at " + i);
+    }
+    assertEquals(runs.stream().mapToInt(List::size).sum(), merged.size());
+  }
 }
