@@ -262,6 +262,8 @@ class Bench:
 
     def base_workloads(self) -> list[Workload]:
         maps, rows, text_bytes, sort_bytes = SCALES[self.options.scale]
+        if self.options.sort_gb is not None:
+            sort_bytes = int(self.options.sort_gb * (1 << 30))
         chosen = set(self.options.workloads.split(","))
         result = []
         if "sleep" in chosen:
@@ -543,12 +545,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"
                              " (default: %(default)s, uncompressed)")
+    parser.add_argument("--sort-gb", type=float, default=None, metavar="GB",
+                        help="input of the sort workload in GiB, whatever the scale (e.g. --workloads sort"
+                             " --sort-gb 1 for the 1 GB sort alone; default: the scale's)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per system (median reported)")
     parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
     parser.add_argument("--work-dir", default=str(ROOT / "bench" / "work"),
                         help="inputs, runs and results JSON (default: bench/work)")
     parser.add_argument("--keep", action="store_true", help="keep each run's output and log")
     options = parser.parse_args(argv)
+    if options.sort_gb is not None and options.sort_gb <= 0:
+        parser.error(f"--sort-gb must be positive, got {options.sort_gb}")
     unknown = [c for c in options.codecs.split(",") if c not in CODECS]
     if unknown:
         parser.error(f"unknown codec(s) {','.join(unknown)}; choose from {','.join(CODECS)}")
