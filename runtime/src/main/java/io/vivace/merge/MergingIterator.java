@@ -16,7 +16,7 @@ import org.apache.hadoop.util.Progress;
  * log2(k) comparisons. When the comparator's order is known ({@link KeyPrefix}), each segment's
  * current key is also kept as a 64-bit prefix, and keys are compared as longs; the comparator
  * runs only when the prefixes are equal. Records with equal keys come out in segment order, so
- * the result is deterministic.
+ * the result is deterministic. {@link #inBackground} runs a merge on a thread of its own.
  */
 public final class MergingIterator implements RawKeyValueIterator, java.io.Closeable {
 
@@ -36,6 +36,8 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
   private final int[] tree;
   private boolean started;
   private final Progress progress = new Progress();
+  /** Set when this iterator reads another one's records from its own merge thread. */
+  private final BackgroundMerge background;
 
   /**
    * @param ownedSegments segments this iterator releases when closed (intermediate merge results)
@@ -51,6 +53,7 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
     this.prefixes = new long[k];
     this.live = new boolean[k];
     this.tree = new int[Math.max(1, k)];
+    this.background = null;
     try {
       for (int i = 0; i < k; i++) {
         readers[i] = segments.get(i).open();
@@ -62,8 +65,30 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
     }
   }
 
+  private MergingIterator(BackgroundMerge background) {
+    this.comparator = null;
+    this.prefix = null;
+    this.ownedSegments = new ArrayList<>();
+    this.readers = new SegmentReader[0];
+    this.prefixes = new long[0];
+    this.live = new boolean[0];
+    this.tree = new int[1];
+    this.background = background;
+  }
+
+  /**
+   * The records of {@code merge}, merged on a new thread named {@code threadName} while the caller
+   * consumes them (see {@link BackgroundMerge}); closing the result closes {@code merge}.
+   */
+  public static MergingIterator inBackground(MergingIterator merge, String threadName) {
+    return new MergingIterator(new BackgroundMerge(merge, threadName));
+  }
+
   @Override
   public boolean next() throws IOException {
+    if (background != null) {
+      return background.next();
+    }
     int k = readers.length;
     if (k == 0) {
       return false;
@@ -135,12 +160,12 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
 
   @Override
   public DataInputBuffer getKey() {
-    return readers[tree[0]].key();
+    return background != null ? background.key() : readers[tree[0]].key();
   }
 
   @Override
   public DataInputBuffer getValue() {
-    return readers[tree[0]].value();
+    return background != null ? background.value() : readers[tree[0]].value();
   }
 
   @Override
@@ -150,6 +175,10 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
 
   @Override
   public void close() throws IOException {
+    if (background != null) {
+      background.close();
+      return;
+    }
     IOException first = null;
     for (SegmentReader reader : allReaders) {
       try {

@@ -26,7 +26,8 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
  * directly. Compressed in-memory segments hold no file handle either, but each open one holds a
  * decompressor and its buffers (up to about 1 MB): up to {@value #COMPRESSED_IN_MEMORY_STREAMS}
  * of them (or the factor, if larger) join the final pass, the smallest others are merged to a file
- * first.
+ * first. Given a thread name, the final pass runs on a thread of its own ({@link
+ * MergingIterator#inBackground}).
  */
 public final class SegmentMerger {
 
@@ -37,6 +38,7 @@ public final class SegmentMerger {
   private final int factor;
   private final File tempDir;
   private final SegmentCodec codec;
+  private final String finalPassThread;
   private final AtomicLong tempNames = new AtomicLong();
   private long spilledRecords;
 
@@ -47,6 +49,15 @@ public final class SegmentMerger {
 
   /** Intermediate files stored with {@code codec}. */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec) {
+    this(comparator, factor, tempDir, codec, null);
+  }
+
+  /**
+   * Intermediate files stored with {@code codec}; the final pass on a thread named
+   * {@code finalPassThread}, or on the caller's when it is null.
+   */
+  public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec,
+                       String finalPassThread) {
     if (factor < 2) {
       throw new IllegalArgumentException("mapreduce.task.io.sort.factor must be at least 2, got " + factor);
     }
@@ -54,6 +65,7 @@ public final class SegmentMerger {
     this.factor = factor;
     this.tempDir = tempDir;
     this.codec = codec;
+    this.finalPassThread = finalPassThread;
   }
 
   /** Records written to intermediate files so far. */
@@ -81,7 +93,7 @@ public final class SegmentMerger {
       passes.close();
     }
     if (owned.isEmpty()) {
-      return new MergingIterator(segments, comparator, owned);
+      return finalPass(new MergingIterator(segments, comparator, owned), segments.size());
     }
     // Untouched segments keep their original order; intermediate results follow them.
     Set<Segment> remaining = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -95,7 +107,12 @@ public final class SegmentMerger {
       }
     }
     all.addAll(owned);
-    return new MergingIterator(all, comparator, owned);
+    return finalPass(new MergingIterator(all, comparator, owned), all.size());
+  }
+
+  private MergingIterator finalPass(MergingIterator merge, int segments) {
+    return finalPassThread == null || segments == 0 ? merge
+        : MergingIterator.inBackground(merge, finalPassThread);
   }
 
   /** Intermediate merge passes; their compressor is taken on first use and given back by close. */

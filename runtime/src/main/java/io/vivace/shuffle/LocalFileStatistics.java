@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * statistics of the local ({@code file}) file system, as Hadoop's tasks do by writing them through
  * {@link RawLocalFileSystem}: so {@code FILE_BYTES_WRITTEN} and {@code FILE_BYTES_READ} include them.
  */
-final class LocalFileStatistics {
+public final class LocalFileStatistics {
 
   private static final FileSystem.Statistics FILE =
       FileSystem.getStatistics("file", RawLocalFileSystem.class);
@@ -27,5 +27,21 @@ final class LocalFileStatistics {
   static void written(long bytes) {
     FILE.incrementWriteOps(1);
     FILE.incrementBytesWritten(bytes);
+  }
+
+  /** The current thread's local file reads so far: bytes and read operations. */
+  public static long[] readsOfThisThread() {
+    FileSystem.Statistics.StatisticsData d = FILE.getThreadStatistics();
+    return new long[] {d.getBytesRead(), d.getReadOps()};
+  }
+
+  /**
+   * Charges {@code reads} (bytes and operations, as {@link #readsOfThisThread()} gives) to the
+   * current thread: reads a helper thread did for a task, moved to the task's thread (negative
+   * amounts take them off the helper's).
+   */
+  public static void chargeReads(long[] reads) {
+    FILE.incrementBytesRead(reads[0]);
+    FILE.incrementReadOps((int) reads[1]);
   }
 }

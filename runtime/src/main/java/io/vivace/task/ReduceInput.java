@@ -16,6 +16,9 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  */
 final class ReduceInput {
 
+  /** Whether a reduce merges its input on a thread of its own (default: see mergeThread). */
+  static final String MERGE_THREAD = "vivace.reduce.merge.thread";
+
   private ReduceInput() {
   }
 
@@ -32,9 +35,20 @@ final class ReduceInput {
     reporter.getCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
     SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
-        attempt.scratchDir(), attempt.env().mapOutputCodec());
+        attempt.scratchDir(), attempt.env().mapOutputCodec(), mergeThread(attempt));
     MergingIterator merged = merger.merge(segments);
     reporter.getCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
     return merged;
+  }
+
+  /**
+   * The name of the thread that merges the reduce's input while the reducer runs, or null to merge
+   * on the reduce's own thread: by default a thread of its own when the job has fewer reduces than
+   * the machine has cores (then a core would otherwise idle during the reduces).
+   */
+  private static String mergeThread(TaskAttempt attempt) {
+    boolean own = attempt.conf().getBoolean(MERGE_THREAD,
+        attempt.env().reduces() < Runtime.getRuntime().availableProcessors());
+    return own ? "vivace-merge-" + attempt.idText() : null;
   }
 }

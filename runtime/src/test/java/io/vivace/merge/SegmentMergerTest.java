@@ -344,4 +344,75 @@ class SegmentMergerTest {
     }
     assertEquals(runs.stream().mapToInt(List::size).sum(), merged.size());
   }
+
+  @Test
+  void finalPassOnItsOwnThreadGivesTheSameRecordsAndChargesReadsToTheCaller() throws Exception {
+    Random random = new Random(7);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    long fileBytes = 0;
+    for (int s = 0; s < 9; s++) {
+      // enough records for several of the hand-over batches
+      List<KV> run = sortedRun(random, s, 5_000 + random.nextInt(20_000), 100_000);
+      runs.add(run);
+      Segment segment = s % 2 == 0 ? fileSegment(run) : memorySegment(run);
+      fileBytes += segment.inMemory() ? 0 : segment.length();
+      segments.add(segment);
+    }
+    long readBefore = io.vivace.shuffle.LocalFileStatistics.readsOfThisThread()[0];
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 3, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, "test-merge");
+    try (MergingIterator it = merger.merge(segments)) {
+      assertSortedPermutation(runs, drain(it));
+      assertFalse(it.next(), "an exhausted iterator stays exhausted");
+    }
+    long read = io.vivace.shuffle.LocalFileStatistics.readsOfThisThread()[0] - readBefore;
+    assertTrue(merger.spilledRecords() > 0, "5 files with factor 3 need an intermediate pass");
+    assertTrue(read > fileBytes, "the merge thread's reads (" + read + " bytes) count for the caller: "
+        + "every input file (" + fileBytes + " bytes) and the intermediate file");
+    assertEquals(List.of(), filesIn(mergeDir));
+    try (MergingIterator it = new SegmentMerger(INT_ORDER, 100, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, "test-merge").merge(segments)) {
+      assertEquals(stableMerge(runs), drain(it), "one pass on its own thread is the stable sort");
+    }
+  }
+
+  @Test
+  void finalPassOnItsOwnThreadStopsWhenClosedEarly() throws Exception {
+    Random random = new Random(8);
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 4; s++) {
+      segments.add(fileSegment(sortedRun(random, s, 50_000, 1_000)));
+    }
+    MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, "test-merge-early").merge(segments);
+    assertTrue(it.next());
+    it.close();
+    boolean running = Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals("test-merge-early"));
+    assertFalse(running, "close waits for the merge thread to end");
+  }
+
+  @Test
+  void aFailureOnTheMergeThreadReachesTheConsumer() throws Exception {
+    Random random = new Random(9);
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 3; s++) {
+      segments.add(fileSegment(sortedRun(random, s, 20_000, 1_000)));
+    }
+    // cut the last segment's file short: its reader fails part way through
+    FileSegment cut = (FileSegment) segments.get(2);
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(cut.file(), "rw")) {
+      f.setLength(f.length() - cut.length() / 2);
+    }
+    IOException e = assertThrows(IOException.class, () -> {
+      try (MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
+          io.vivace.shuffle.SegmentCodec.NONE, "test-merge-failing").merge(segments)) {
+        while (it.next()) {
+          // drain
+        }
+      }
+    });
+    assertTrue(String.valueOf(e.getMessage()).contains("shorter"), e.toString());
+  }
 }
