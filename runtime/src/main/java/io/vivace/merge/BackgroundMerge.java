@@ -63,7 +63,7 @@ final class BackgroundMerge {
   private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
   private final Thread thread;
   private volatile boolean stopping;
-  /** The merge thread's local file reads, moved to the consumer's thread on close. */
+  /** The merge thread's local file I/O, moved to the consumer's thread on close. */
   private volatile long[] reads;
   private final DataInputBuffer key = new DataInputBuffer();
   private final DataInputBuffer value = new DataInputBuffer();
@@ -85,7 +85,7 @@ final class BackgroundMerge {
   }
 
   private void produce() {
-    long[] before = LocalFileStatistics.readsOfThisThread();
+    long[] before = LocalFileStatistics.ofThisThread();
     Batch batch = null;
     try {
       batch = free.take();
@@ -109,10 +109,7 @@ final class BackgroundMerge {
         full.offer(failed); // room: one more slot than batches
       }
     } finally {
-      long[] after = LocalFileStatistics.readsOfThisThread();
-      long[] moved = {after[0] - before[0], after[1] - before[1]};
-      LocalFileStatistics.chargeReads(new long[] {-moved[0], -moved[1]});
-      reads = moved;
+      reads = LocalFileStatistics.moveFromThisThread(before);
     }
   }
 
@@ -178,7 +175,7 @@ final class BackgroundMerge {
       Thread.currentThread().interrupt();
     }
     if (reads != null) {
-      LocalFileStatistics.chargeReads(reads);
+      LocalFileStatistics.charge(reads);
     }
     source.close();
   }

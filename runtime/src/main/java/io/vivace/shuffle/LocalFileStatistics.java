@@ -29,19 +29,35 @@ public final class LocalFileStatistics {
     FILE.incrementBytesWritten(bytes);
   }
 
-  /** The current thread's local file reads so far: bytes and read operations. */
-  public static long[] readsOfThisThread() {
+  /** The current thread's local file I/O so far: bytes read, read operations, bytes written, write operations. */
+  public static long[] ofThisThread() {
     FileSystem.Statistics.StatisticsData d = FILE.getThreadStatistics();
-    return new long[] {d.getBytesRead(), d.getReadOps()};
+    return new long[] {d.getBytesRead(), d.getReadOps(), d.getBytesWritten(), d.getWriteOps()};
   }
 
   /**
-   * Charges {@code reads} (bytes and operations, as {@link #readsOfThisThread()} gives) to the
-   * current thread: reads a helper thread did for a task, moved to the task's thread (negative
-   * amounts take them off the helper's).
+   * Takes the local file I/O the current (helper) thread did since {@code before} off its own
+   * statistics and returns it, for {@link #charge} on the thread of the task it worked for.
    */
-  public static void chargeReads(long[] reads) {
-    FILE.incrementBytesRead(reads[0]);
-    FILE.incrementReadOps((int) reads[1]);
+  public static long[] moveFromThisThread(long[] before) {
+    long[] now = ofThisThread();
+    long[] moved = new long[now.length];
+    for (int i = 0; i < now.length; i++) {
+      moved[i] = now[i] - before[i];
+    }
+    add(moved, -1);
+    return moved;
+  }
+
+  /** Charges local file I/O that {@link #moveFromThisThread} took off a helper thread to the current thread. */
+  public static void charge(long[] io) {
+    add(io, 1);
+  }
+
+  private static void add(long[] io, int sign) {
+    FILE.incrementBytesRead(sign * io[0]);
+    FILE.incrementReadOps((int) (sign * io[1]));
+    FILE.incrementBytesWritten(sign * io[2]);
+    FILE.incrementWriteOps((int) (sign * io[3]));
   }
 }

@@ -345,34 +345,48 @@ class SegmentMergerTest {
     assertEquals(runs.stream().mapToInt(List::size).sum(), merged.size());
   }
 
+  private static SegmentMerger.Threads threads(String name) {
+    return new SegmentMerger.Threads(name, () -> WritableComparator.get(IntWritable.class));
+  }
+
   @Test
-  void finalPassOnItsOwnThreadGivesTheSameRecordsAndChargesReadsToTheCaller() throws Exception {
+  void mergeThreadsGiveTheSameRecordsAndChargeTheirFileIoToTheCaller() throws Exception {
     Random random = new Random(7);
     List<List<KV>> runs = new ArrayList<>();
     List<Segment> segments = new ArrayList<>();
     long fileBytes = 0;
-    for (int s = 0; s < 9; s++) {
+    for (int s = 0; s < 14; s++) {
       // enough records for several of the hand-over batches
       List<KV> run = sortedRun(random, s, 5_000 + random.nextInt(20_000), 100_000);
       runs.add(run);
-      Segment segment = s % 2 == 0 ? fileSegment(run) : memorySegment(run);
+      Segment segment = s % 4 == 0 ? memorySegment(run) : fileSegment(run);
       fileBytes += segment.inMemory() ? 0 : segment.length();
       segments.add(segment);
     }
-    long readBefore = io.vivace.shuffle.LocalFileStatistics.readsOfThisThread()[0];
+    long[] before = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
+    List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
     SegmentMerger merger = new SegmentMerger(INT_ORDER, 3, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, "test-merge");
+        io.vivace.shuffle.SegmentCodec.NONE, new SegmentMerger.Threads("test-merge", () -> {
+          sidePasses.add(Thread.currentThread().getName());
+          return WritableComparator.get(IntWritable.class);
+        }));
     try (MergingIterator it = merger.merge(segments)) {
       assertSortedPermutation(runs, drain(it));
       assertFalse(it.next(), "an exhausted iterator stays exhausted");
     }
-    long read = io.vivace.shuffle.LocalFileStatistics.readsOfThisThread()[0] - readBefore;
-    assertTrue(merger.spilledRecords() > 0, "5 files with factor 3 need an intermediate pass");
-    assertTrue(read > fileBytes, "the merge thread's reads (" + read + " bytes) count for the caller: "
-        + "every input file (" + fileBytes + " bytes) and the intermediate file");
+    long[] after = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
+    long read = after[0] - before[0];
+    long written = after[2] - before[2];
+    // 10 files, factor 3: intermediate passes, two at a time on two threads
+    assertTrue(merger.spilledRecords() > 0, "10 files with factor 3 need intermediate passes");
+    assertFalse(sidePasses.isEmpty(), "some intermediate passes ran beside another");
+    assertTrue(sidePasses.stream().allMatch("test-merge-pass"::equals), sidePasses.toString());
+    assertTrue(written > 0, "the intermediate files count as written for the caller");
+    assertEquals(fileBytes + written, read, "the caller is charged every input file once and every "
+        + "intermediate file once, whichever thread read them");
     assertEquals(List.of(), filesIn(mergeDir));
     try (MergingIterator it = new SegmentMerger(INT_ORDER, 100, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, "test-merge").merge(segments)) {
+        io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge")).merge(segments)) {
       assertEquals(stableMerge(runs), drain(it), "one pass on its own thread is the stable sort");
     }
   }
@@ -385,7 +399,7 @@ class SegmentMergerTest {
       segments.add(fileSegment(sortedRun(random, s, 50_000, 1_000)));
     }
     MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, "test-merge-early").merge(segments);
+        io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge-early")).merge(segments);
     assertTrue(it.next());
     it.close();
     boolean running = Thread.getAllStackTraces().keySet().stream()
@@ -407,7 +421,7 @@ class SegmentMergerTest {
     }
     IOException e = assertThrows(IOException.class, () -> {
       try (MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
-          io.vivace.shuffle.SegmentCodec.NONE, "test-merge-failing").merge(segments)) {
+          io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge-failing")).merge(segments)) {
         while (it.next()) {
           // drain
         }
