@@ -78,10 +78,7 @@ final class BackgroundMerge {
     for (int i = 0; i < BATCHES; i++) {
       free.add(new Batch());
     }
-    this.thread = new Thread(this::produce, name);
-    thread.setDaemon(true);
-    thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
-    thread.start();
+    this.thread = HelperThreads.start(this::produce, name);
   }
 
   private void produce() {
@@ -162,18 +159,7 @@ final class BackgroundMerge {
     closed = true;
     stopping = true;
     thread.interrupt();
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    HelperThreads.join(thread);
     if (reads != null) {
       LocalFileStatistics.charge(reads);
     }

@@ -206,10 +206,7 @@ public final class SegmentMerger {
 
     SidePass(List<Segment> batch, String name) {
       this.batch = batch;
-      this.thread = new Thread(this::run, name);
-      thread.setDaemon(true);
-      thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
-      thread.start();
+      this.thread = HelperThreads.start(this::run, name);
     }
 
     private void run() {
@@ -229,18 +226,7 @@ public final class SegmentMerger {
 
     /** Waits for the pass; returns its segment, or throws its failure. */
     Segment join() throws IOException {
-      boolean interrupted = false;
-      while (true) {
-        try {
-          thread.join();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      HelperThreads.join(thread);
       LocalFileStatistics.charge(io);
       if (failure != null) {
         throw failure instanceof IOException e ? e : new IOException("intermediate merge failed: " + failure, failure);
