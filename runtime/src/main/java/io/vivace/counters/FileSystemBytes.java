@@ -12,11 +12,18 @@ import org.apache.hadoop.fs.Path;
 public final class FileSystemBytes {
 
   private final List<FileSystem.Statistics> statistics = new ArrayList<>();
+  /**
+   * The creating thread and its statistics data: tasks ask once or twice per record, and each
+   * {@code getThreadStatistics()} is a thread-local lookup.
+   */
+  private final Thread owner = Thread.currentThread();
+  private final List<FileSystem.Statistics.StatisticsData> ownerData = new ArrayList<>();
 
   public FileSystemBytes(String scheme) {
     for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
       if (s.getScheme().equalsIgnoreCase(scheme)) {
         statistics.add(s);
+        ownerData.add(s.getThreadStatistics());
       }
     }
   }
@@ -32,17 +39,21 @@ public final class FileSystemBytes {
 
   public long read() {
     long total = 0;
-    for (FileSystem.Statistics s : statistics) {
-      total += s.getThreadStatistics().getBytesRead();
+    for (int i = 0; i < statistics.size(); i++) {
+      total += threadData(i).getBytesRead();
     }
     return total;
   }
 
   public long written() {
     long total = 0;
-    for (FileSystem.Statistics s : statistics) {
-      total += s.getThreadStatistics().getBytesWritten();
+    for (int i = 0; i < statistics.size(); i++) {
+      total += threadData(i).getBytesWritten();
     }
     return total;
+  }
+
+  private FileSystem.Statistics.StatisticsData threadData(int i) {
+    return Thread.currentThread() == owner ? ownerData.get(i) : statistics.get(i).getThreadStatistics();
   }
 }

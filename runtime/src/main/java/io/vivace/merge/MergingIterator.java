@@ -2,6 +2,7 @@ package io.vivace.merge;
 
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentReader;
+import io.vivace.sort.KeyPrefix;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,32 +12,52 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.Progress;
 
 /**
- * A k-way merge of sorted segments through a binary heap keyed on the raw key bytes. Records with
- * equal keys come out in segment order, so the result is deterministic.
+ * A k-way merge of sorted segments through a tournament (loser) tree: each record costs
+ * log2(k) comparisons. When the comparator's order is known ({@link KeyPrefix}), each segment's
+ * current key is also kept as a 64-bit prefix, and keys are compared as longs; the comparator
+ * runs only when the prefixes are equal. Records with equal keys come out in segment order, so
+ * the result is deterministic. {@link #inBackground} runs a merge on a thread of its own.
  */
 public final class MergingIterator implements RawKeyValueIterator, java.io.Closeable {
 
-  private final RawComparator<?> comparator;
+  private final RawComparator<Object> comparator;
+  private final KeyPrefix prefix;
   private final List<Segment> ownedSegments;
   private final List<SegmentReader> allReaders = new ArrayList<>();
-  private final SegmentReader[] heap;
-  private final int[] order;
-  private int size;
+  private final SegmentReader[] readers;
+  /** Each segment's current key prefix (0 when the order has no prefix). */
+  private final long[] prefixes;
+  /** Whether each segment has a current record. */
+  private final boolean[] live;
+  /**
+   * The tree over k leaves (segments): {@code tree[1..k-1]} hold the loser of the match at that
+   * node, {@code tree[0]} the overall winner; leaf i sits at node i + k, node n's parent is n / 2.
+   */
+  private final int[] tree;
   private boolean started;
   private final Progress progress = new Progress();
+  /** Set when this iterator reads another one's records from its own merge thread. */
+  private final BackgroundMerge background;
 
   /**
    * @param ownedSegments segments this iterator releases when closed (intermediate merge results)
    */
+  @SuppressWarnings("unchecked")
   public MergingIterator(List<? extends Segment> segments, RawComparator<?> comparator,
                          List<Segment> ownedSegments) throws IOException {
-    this.comparator = comparator;
+    this.comparator = (RawComparator<Object>) comparator;
+    this.prefix = KeyPrefix.forComparator(comparator);
     this.ownedSegments = ownedSegments;
-    this.heap = new SegmentReader[segments.size()];
-    this.order = new int[segments.size()];
+    int k = segments.size();
+    this.readers = new SegmentReader[k];
+    this.prefixes = new long[k];
+    this.live = new boolean[k];
+    this.tree = new int[Math.max(1, k)];
+    this.background = null;
     try {
-      for (Segment segment : segments) {
-        allReaders.add(segment.open());
+      for (int i = 0; i < k; i++) {
+        readers[i] = segments.get(i).open();
+        allReaders.add(readers[i]);
       }
     } catch (IOException e) {
       close();
@@ -44,81 +65,107 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
     }
   }
 
+  private MergingIterator(BackgroundMerge background) {
+    this.comparator = null;
+    this.prefix = null;
+    this.ownedSegments = new ArrayList<>();
+    this.readers = new SegmentReader[0];
+    this.prefixes = new long[0];
+    this.live = new boolean[0];
+    this.tree = new int[1];
+    this.background = background;
+  }
+
+  /**
+   * The records of {@code merge}, merged on a new thread named {@code threadName} while the caller
+   * consumes them (see {@link BackgroundMerge}); closing the result closes {@code merge}.
+   */
+  public static MergingIterator inBackground(MergingIterator merge, String threadName) {
+    return new MergingIterator(new BackgroundMerge(merge, threadName));
+  }
+
   @Override
   public boolean next() throws IOException {
-    if (!started) {
-      started = true;
-      for (int i = 0; i < allReaders.size(); i++) {
-        SegmentReader reader = allReaders.get(i);
-        if (reader.next()) {
-          heap[size] = reader;
-          order[size] = i;
-          size++;
-        }
-      }
-      for (int i = size / 2 - 1; i >= 0; i--) {
-        siftDown(i);
-      }
-      return size > 0;
+    if (background != null) {
+      return background.next();
     }
-    if (size == 0) {
+    int k = readers.length;
+    if (k == 0) {
       return false;
     }
-    if (!heap[0].next()) {
-      size--;
-      heap[0] = heap[size];
-      order[0] = order[size];
-      heap[size] = null;
-      if (size == 0) {
-        return false;
+    if (!started) {
+      started = true;
+      for (int i = 0; i < k; i++) {
+        advance(i);
+      }
+      tree[0] = build(1);
+      return live[tree[0]];
+    }
+    int w = tree[0];
+    if (!live[w]) {
+      return false;
+    }
+    advance(w);
+    for (int node = (w + k) >>> 1; node >= 1; node >>>= 1) {
+      int opponent = tree[node];
+      if (beats(opponent, w)) {
+        tree[node] = w;
+        w = opponent;
       }
     }
-    siftDown(0);
-    return true;
+    tree[0] = w;
+    return live[w];
   }
 
-  private boolean less(int a, int b) {
-    DataInputBuffer ka = heap[a].key();
-    DataInputBuffer kb = heap[b].key();
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    int c = ((RawComparator) comparator).compare(ka.getData(), ka.getPosition(),
-        ka.getLength() - ka.getPosition(), kb.getData(), kb.getPosition(),
-        kb.getLength() - kb.getPosition());
-    return c < 0 || (c == 0 && order[a] < order[b]);
-  }
-
-  private void siftDown(int i) {
-    while (true) {
-      int left = 2 * i + 1;
-      if (left >= size) {
-        return;
-      }
-      int smallest = left;
-      int right = left + 1;
-      if (right < size && less(right, left)) {
-        smallest = right;
-      }
-      if (!less(smallest, i)) {
-        return;
-      }
-      SegmentReader r = heap[i];
-      heap[i] = heap[smallest];
-      heap[smallest] = r;
-      int o = order[i];
-      order[i] = order[smallest];
-      order[smallest] = o;
-      i = smallest;
+  /** Plays the matches below {@code node}; returns the subtree's winner, storing losers. */
+  private int build(int node) {
+    int k = readers.length;
+    if (node >= k) {
+      return node - k;
     }
+    int left = build(2 * node);
+    int right = build(2 * node + 1);
+    if (beats(left, right)) {
+      tree[node] = right;
+      return left;
+    }
+    tree[node] = left;
+    return right;
+  }
+
+  /** Moves segment {@code i} to its next record. */
+  private void advance(int i) throws IOException {
+    SegmentReader reader = readers[i];
+    live[i] = reader.next();
+    if (live[i] && prefix != null) {
+      DataInputBuffer key = reader.key();
+      prefixes[i] = prefix.of(key.getData(), key.getPosition(), key.getLength() - key.getPosition());
+    }
+  }
+
+  /** Whether segment a's current record comes before segment b's; exhausted segments come last. */
+  private boolean beats(int a, int b) {
+    if (!live[a] || !live[b]) {
+      return live[a];
+    }
+    int c = Long.compareUnsigned(prefixes[a], prefixes[b]);
+    if (c == 0) {
+      DataInputBuffer ka = readers[a].key();
+      DataInputBuffer kb = readers[b].key();
+      c = comparator.compare(ka.getData(), ka.getPosition(), ka.getLength() - ka.getPosition(),
+          kb.getData(), kb.getPosition(), kb.getLength() - kb.getPosition());
+    }
+    return c < 0 || (c == 0 && a < b);
   }
 
   @Override
   public DataInputBuffer getKey() {
-    return heap[0].key();
+    return background != null ? background.key() : readers[tree[0]].key();
   }
 
   @Override
   public DataInputBuffer getValue() {
-    return heap[0].value();
+    return background != null ? background.value() : readers[tree[0]].value();
   }
 
   @Override
@@ -128,6 +175,10 @@ public final class MergingIterator implements RawKeyValueIterator, java.io.Close
 
   @Override
   public void close() throws IOException {
+    if (background != null) {
+      background.close();
+      return;
+    }
     IOException first = null;
     for (SegmentReader reader : allReaders) {
       try {

@@ -1,6 +1,7 @@
 package io.vivace.merge;
 
 import io.vivace.shuffle.FileSegment;
+import io.vivace.shuffle.LocalFileStatistics;
 import io.vivace.shuffle.PartitionedFileWriter;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
@@ -15,6 +16,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 
@@ -26,7 +28,8 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
  * directly. Compressed in-memory segments hold no file handle either, but each open one holds a
  * decompressor and its buffers (up to about 1 MB): up to {@value #COMPRESSED_IN_MEMORY_STREAMS}
  * of them (or the factor, if larger) join the final pass, the smallest others are merged to a file
- * first.
+ * first. Given a thread name, the final pass runs on a thread of its own ({@link
+ * MergingIterator#inBackground}).
  */
 public final class SegmentMerger {
 
@@ -37,8 +40,11 @@ public final class SegmentMerger {
   private final int factor;
   private final File tempDir;
   private final SegmentCodec codec;
+  private final String finalPassThread;
+  /** With merge threads: a comparator of their own for a pass running beside another. */
+  private final Supplier<? extends RawComparator<?>> sideComparator;
   private final AtomicLong tempNames = new AtomicLong();
-  private long spilledRecords;
+  private final AtomicLong spilledRecords = new AtomicLong();
 
   /** Intermediate files raw. */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir) {
@@ -47,6 +53,15 @@ public final class SegmentMerger {
 
   /** Intermediate files stored with {@code codec}. */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec) {
+    this(comparator, factor, tempDir, codec, null);
+  }
+
+  /**
+   * Intermediate files stored with {@code codec}; with {@code threads}, the final pass on a thread
+   * of its own and intermediate passes two at a time, else all on the caller's thread.
+   */
+  public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec,
+                       Threads threads) {
     if (factor < 2) {
       throw new IllegalArgumentException("mapreduce.task.io.sort.factor must be at least 2, got " + factor);
     }
@@ -54,11 +69,20 @@ public final class SegmentMerger {
     this.factor = factor;
     this.tempDir = tempDir;
     this.codec = codec;
+    this.finalPassThread = threads == null ? null : threads.name();
+    this.sideComparator = threads == null ? null : threads.comparators();
+  }
+
+  /**
+   * Merge threads: their name, and where a second intermediate pass gets its own comparator
+   * (raw comparators, such as Hadoop's generic WritableComparator, may not be shared by threads).
+   */
+  public record Threads(String name, Supplier<? extends RawComparator<?>> comparators) {
   }
 
   /** Records written to intermediate files so far. */
   public long spilledRecords() {
-    return spilledRecords;
+    return spilledRecords.get();
   }
 
   /** Returns an iterator over all records of {@code segments} in key order. */
@@ -81,7 +105,7 @@ public final class SegmentMerger {
       passes.close();
     }
     if (owned.isEmpty()) {
-      return new MergingIterator(segments, comparator, owned);
+      return finalPass(new MergingIterator(segments, comparator, owned), segments.size());
     }
     // Untouched segments keep their original order; intermediate results follow them.
     Set<Segment> remaining = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -95,7 +119,12 @@ public final class SegmentMerger {
       }
     }
     all.addAll(owned);
-    return new MergingIterator(all, comparator, owned);
+    return finalPass(new MergingIterator(all, comparator, owned), all.size());
+  }
+
+  private MergingIterator finalPass(MergingIterator merge, int segments) {
+    return finalPassThread == null || segments == 0 ? merge
+        : MergingIterator.inBackground(merge, finalPassThread);
   }
 
   /** Intermediate merge passes; their compressor is taken on first use and given back by close. */
@@ -109,28 +138,52 @@ public final class SegmentMerger {
 
     /**
      * While {@code pool} holds more than {@code limit} segments, merges its smallest ones into a
-     * file that joins {@code disk} (Hadoop's order: as few records rewritten as possible).
+     * file that joins {@code disk} (Hadoop's order: as few records rewritten as possible). With a
+     * merge thread allowed, and when another pass would follow anyway, the next smallest ones are
+     * merged at the same time on a second thread.
      */
     void reduce(List<Segment> pool, int limit, List<Segment> disk) throws IOException {
       while (pool.size() > limit) {
         pool.sort(Comparator.comparingLong(Segment::length));
         int take = Math.min(limit, pool.size() - limit + 1);
-        List<Segment> batch = new ArrayList<>(pool.subList(0, take));
-        pool.subList(0, take).clear();
+        List<Segment> batch = takeFirst(pool, take);
+        int left = pool.size() + 1;
+        List<Segment> second = finalPassThread != null && left > limit
+            ? takeFirst(pool, Math.min(limit, left - limit + 1)) : null;
         if (compressor == null && codec.compresses()) {
           compressor = codec.newCompressor();
         }
-        Segment merged = mergeToFile(batch, compressor);
-        for (Segment s : batch) {
-          if (owned.remove(s)) {
-            s.release();
+        List<Segment> merged = new ArrayList<>(2);
+        if (second == null) {
+          merged.add(mergeToFile(batch, comparator, compressor));
+        } else {
+          SidePass side = new SidePass(second, finalPassThread + "-pass");
+          try {
+            merged.add(mergeToFile(batch, comparator, compressor));
+          } finally {
+            merged.add(side.join());
           }
         }
-        if (merged != null) {
-          owned.add(merged);
-          disk.add(merged);
+        for (List<Segment> done : second == null ? List.of(batch) : List.of(batch, second)) {
+          for (Segment s : done) {
+            if (owned.remove(s)) {
+              s.release();
+            }
+          }
+        }
+        for (Segment m : merged) {
+          if (m != null) {
+            owned.add(m);
+            disk.add(m);
+          }
         }
       }
+    }
+
+    private List<Segment> takeFirst(List<Segment> pool, int n) {
+      List<Segment> batch = new ArrayList<>(pool.subList(0, n));
+      pool.subList(0, n).clear();
+      return batch;
     }
 
     void close() {
@@ -140,7 +193,50 @@ public final class SegmentMerger {
     }
   }
 
-  private Segment mergeToFile(List<Segment> batch, SegmentCompressor compressor) throws IOException {
+  /**
+   * An intermediate pass on a thread of its own, with its own compressor; its local file reads and
+   * writes are charged to the thread that joins it.
+   */
+  private final class SidePass {
+    private final List<Segment> batch;
+    private final Thread thread;
+    private Segment result;
+    private Throwable failure;
+    private long[] io;
+
+    SidePass(List<Segment> batch, String name) {
+      this.batch = batch;
+      this.thread = HelperThreads.start(this::run, name);
+    }
+
+    private void run() {
+      long[] before = LocalFileStatistics.ofThisThread();
+      SegmentCompressor own = codec.compresses() ? codec.newCompressor() : null;
+      try {
+        result = mergeToFile(batch, sideComparator.get(), own);
+      } catch (Throwable t) {
+        failure = t;
+      } finally {
+        if (own != null) {
+          own.close();
+        }
+        io = LocalFileStatistics.moveFromThisThread(before);
+      }
+    }
+
+    /** Waits for the pass; returns its segment, or throws its failure. */
+    Segment join() throws IOException {
+      HelperThreads.join(thread);
+      LocalFileStatistics.charge(io);
+      if (failure != null) {
+        throw failure instanceof IOException e ? e : new IOException("intermediate merge failed: " + failure, failure);
+      }
+      return result;
+    }
+  }
+
+  private Segment mergeToFile(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor)
+      throws IOException {
     File file = new File(tempDir, "merge_" + tempNames.incrementAndGet() + ".out");
     PartitionedFileWriter out = new PartitionedFileWriter(file, 1, compressor);
     try (MergingIterator in = new MergingIterator(batch, comparator, new ArrayList<>())) {
@@ -148,7 +244,7 @@ public final class SegmentMerger {
       while (in.next()) {
         writer.append(in.getKey(), in.getValue());
       }
-      spilledRecords += out.records();
+      spilledRecords.addAndGet(out.records());
       FileSegment[] result = out.finish();
       return result[0];
     } catch (IOException | RuntimeException e) {

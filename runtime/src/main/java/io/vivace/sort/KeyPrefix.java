@@ -11,14 +11,15 @@ import org.apache.hadoop.io.WritableUtils;
  * An order-preserving 64-bit prefix of serialised keys, for comparators whose order is known:
  * if {@code prefix(a) < prefix(b)} (unsigned) then the comparator puts a before b; equal prefixes
  * decide nothing. Lets the sort order most records by radix passes over longs instead of calls
- * to the comparator.
+ * to the comparator, and the merge compare most keys as longs.
  */
-abstract class KeyPrefix {
+public abstract class KeyPrefix {
 
-  abstract long of(byte[] data, int keyStart, int keyLength);
+  /** The prefix of the serialised key {@code data[keyStart, keyStart + keyLength)}. */
+  public abstract long of(byte[] data, int keyStart, int keyLength);
 
   /** The prefix for the job's sort comparator, or null when its order is not known. */
-  static KeyPrefix forComparator(RawComparator<?> comparator) {
+  public static KeyPrefix forComparator(RawComparator<?> comparator) {
     Class<?> type = comparator.getClass();
     if (type == Text.Comparator.class) {
       return new Lexicographic() {
@@ -39,7 +40,7 @@ abstract class KeyPrefix {
     if (type == LongWritable.Comparator.class) {
       return new KeyPrefix() {
         @Override
-        long of(byte[] data, int keyStart, int keyLength) {
+        public long of(byte[] data, int keyStart, int keyLength) {
           return bigEndian(data, keyStart, Long.BYTES) ^ Long.MIN_VALUE;
         }
       };
@@ -47,7 +48,7 @@ abstract class KeyPrefix {
     if (type == IntWritable.Comparator.class) {
       return new KeyPrefix() {
         @Override
-        long of(byte[] data, int keyStart, int keyLength) {
+        public long of(byte[] data, int keyStart, int keyLength) {
           return (bigEndian(data, keyStart, Integer.BYTES) ^ 0x80000000L) << 32;
         }
       };
@@ -73,7 +74,7 @@ abstract class KeyPrefix {
     abstract int contentStart(byte[] data, int keyStart);
 
     @Override
-    long of(byte[] data, int keyStart, int keyLength) {
+    public long of(byte[] data, int keyStart, int keyLength) {
       int start = contentStart(data, keyStart);
       return bigEndian(data, start, keyStart + keyLength - start);
     }

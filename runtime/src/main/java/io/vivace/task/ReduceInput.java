@@ -16,6 +16,9 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  */
 final class ReduceInput {
 
+  /** Whether a reduce merges its input on threads of its own (default: see mergeThreads). */
+  static final String MERGE_THREAD = "vivace.reduce.merge.thread";
+
   private ReduceInput() {
   }
 
@@ -32,9 +35,21 @@ final class ReduceInput {
     reporter.frameworkCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
     SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
-        attempt.scratchDir(), attempt.env().mapOutputCodec());
+        attempt.scratchDir(), attempt.env().mapOutputCodec(), mergeThreads(attempt));
     MergingIterator merged = merger.merge(segments);
     reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
     return merged;
+  }
+
+  /**
+   * Threads that merge the reduce's input beside the reduce's own (the final pass while the reducer
+   * runs, intermediate passes two at a time), or null to merge on the reduce's thread alone: by
+   * default used when the job has fewer reduces than the machine has cores (then a core would
+   * otherwise idle during the reduces).
+   */
+  private static SegmentMerger.Threads mergeThreads(TaskAttempt attempt) {
+    JobConf conf = attempt.conf();
+    boolean own = conf.getBoolean(MERGE_THREAD, attempt.env().reduces() < Runtime.getRuntime().availableProcessors());
+    return own ? new SegmentMerger.Threads("vivace-merge-" + attempt.idText(), conf::getOutputKeyComparator) : null;
   }
 }

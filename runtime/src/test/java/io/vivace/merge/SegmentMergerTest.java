@@ -311,4 +311,122 @@ class SegmentMergerTest {
     }
     assertEquals(expected, got);
   }
+
+  /** A comparator Vivace knows no key prefix for: every comparison goes to it. */
+  static final class DescendingInts extends WritableComparator {
+    DescendingInts() {
+      super(IntWritable.class, true);
+    }
+
+    @Override
+    public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
+      return -super.compare(b1, s1, l1, b2, s2, l2);
+    }
+  }
+
+  @Test
+  void comparatorWithoutKnownPrefixDecidesEveryComparison() throws Exception {
+    Random random = new Random(6);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 5; s++) {
+      List<KV> run = sortedRun(random, s, 100 + random.nextInt(100), 60);
+      java.util.Collections.reverse(run);
+      runs.add(run);
+      segments.add(memorySegment(run));
+    }
+    List<KV> merged;
+    try (MergingIterator it = new MergingIterator(segments, new DescendingInts(), new ArrayList<>())) {
+      merged = drain(it);
+    }
+    for (int i = 1; i < merged.size(); i++) {
+      assertTrue(merged.get(i - 1).key() >= merged.get(i).key(), "descending order broken at " + i);
+    }
+    assertEquals(runs.stream().mapToInt(List::size).sum(), merged.size());
+  }
+
+  private static SegmentMerger.Threads threads(String name) {
+    return new SegmentMerger.Threads(name, () -> WritableComparator.get(IntWritable.class));
+  }
+
+  @Test
+  void mergeThreadsGiveTheSameRecordsAndChargeTheirFileIoToTheCaller() throws Exception {
+    Random random = new Random(7);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    long fileBytes = 0;
+    for (int s = 0; s < 14; s++) {
+      // enough records for several of the hand-over batches
+      List<KV> run = sortedRun(random, s, 5_000 + random.nextInt(20_000), 100_000);
+      runs.add(run);
+      Segment segment = s % 4 == 0 ? memorySegment(run) : fileSegment(run);
+      fileBytes += segment.inMemory() ? 0 : segment.length();
+      segments.add(segment);
+    }
+    long[] before = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
+    List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 3, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, new SegmentMerger.Threads("test-merge", () -> {
+          sidePasses.add(Thread.currentThread().getName());
+          return WritableComparator.get(IntWritable.class);
+        }));
+    try (MergingIterator it = merger.merge(segments)) {
+      assertSortedPermutation(runs, drain(it));
+      assertFalse(it.next(), "an exhausted iterator stays exhausted");
+    }
+    long[] after = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
+    long read = after[0] - before[0];
+    long written = after[2] - before[2];
+    // 10 files, factor 3: intermediate passes, two at a time on two threads
+    assertTrue(merger.spilledRecords() > 0, "10 files with factor 3 need intermediate passes");
+    assertFalse(sidePasses.isEmpty(), "some intermediate passes ran beside another");
+    assertTrue(sidePasses.stream().allMatch("test-merge-pass"::equals), sidePasses.toString());
+    assertTrue(written > 0, "the intermediate files count as written for the caller");
+    assertEquals(fileBytes + written, read, "the caller is charged every input file once and every "
+        + "intermediate file once, whichever thread read them");
+    assertEquals(List.of(), filesIn(mergeDir));
+    try (MergingIterator it = new SegmentMerger(INT_ORDER, 100, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge")).merge(segments)) {
+      assertEquals(stableMerge(runs), drain(it), "one pass on its own thread is the stable sort");
+    }
+  }
+
+  @Test
+  void finalPassOnItsOwnThreadStopsWhenClosedEarly() throws Exception {
+    Random random = new Random(8);
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 4; s++) {
+      segments.add(fileSegment(sortedRun(random, s, 50_000, 1_000)));
+    }
+    MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge-early")).merge(segments);
+    assertTrue(it.next());
+    it.close();
+    boolean running = Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals("test-merge-early"));
+    assertFalse(running, "close waits for the merge thread to end");
+  }
+
+  @Test
+  void aFailureOnTheMergeThreadReachesTheConsumer() throws Exception {
+    Random random = new Random(9);
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 3; s++) {
+      segments.add(fileSegment(sortedRun(random, s, 20_000, 1_000)));
+    }
+    // cut the last segment's file short: its reader fails part way through
+    FileSegment cut = (FileSegment) segments.get(2);
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(cut.file(), "rw")) {
+      f.setLength(f.length() - cut.length() / 2);
+    }
+    IOException e = assertThrows(IOException.class, () -> {
+      try (MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
+          io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge-failing")).merge(segments)) {
+        while (it.next()) {
+          // drain
+        }
+      }
+    });
+    assertTrue(String.valueOf(e.getMessage()).contains("shorter"), e.toString());
+  }
 }
