@@ -7,6 +7,7 @@ import io.vivace.history.JobHistoryWriter;
 import io.vivace.plan.InputSplits;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
+import io.vivace.task.AttemptIdFormat;
 import io.vivace.task.TaskAttempt;
 import io.vivace.task.TaskEnvironment;
 import io.vivace.task.TaskRunner;
@@ -56,6 +57,7 @@ public final class JobRun {
   private final WorkerPool pool;
   private final WorkerPool.JobQueue queue;
   private final TaskEnvironment env;
+  private final AttemptIdFormat attemptIds;
   private final TaskInProgress[] maps;
   private final TaskInProgress[] reduces;
   private final JobHistoryWriter history;
@@ -109,6 +111,7 @@ public final class JobRun {
         new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, mapOutputCodec,
         submission.jobDir());
     org.apache.hadoop.mapred.JobID oldApiId = org.apache.hadoop.mapred.JobID.downgrade(id);
+    this.attemptIds = new AttemptIdFormat(oldApiId);
     this.maps = new TaskInProgress[mapCount];
     for (int i = 0; i < mapCount; i++) {
       maps[i] = new TaskInProgress(new org.apache.hadoop.mapred.TaskID(oldApiId, TaskType.MAP, i), i);
@@ -235,13 +238,21 @@ public final class JobRun {
 
   private void runAttempt(TaskInProgress tip) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
-    TaskAttempt attempt;
+    org.apache.hadoop.mapred.TaskAttemptID attemptId;
+    synchronized (this) {
+      if (terminating) {
+        return;
+      }
+      attemptId = new org.apache.hadoop.mapred.TaskAttemptID(tip.id, tip.attempts++);
+    }
+    // the attempt's configuration and ids (a good part of a small task's cost) outside the job's
+    // lock, which every other worker takes to start and to finish its own attempts
+    TaskAttempt attempt = new TaskAttempt(env, attemptId, attemptIds.format(attemptId));
     long start = System.currentTimeMillis();
     synchronized (this) {
       if (terminating) {
         return;
       }
-      attempt = new TaskAttempt(env, new org.apache.hadoop.mapred.TaskAttemptID(tip.id, tip.attempts++));
       tip.running = attempt;
       tip.runningThread = Thread.currentThread();
       runningTips.add(tip);

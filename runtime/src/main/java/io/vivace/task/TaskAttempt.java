@@ -26,10 +26,11 @@ public final class TaskAttempt {
   private TaskAttemptContextImpl committerContext;
   private OutputCommitter committer;
 
-  public TaskAttempt(TaskEnvironment env, TaskAttemptID id) {
+  /** {@code idText} is {@code id.toString()} ({@link AttemptIdFormat}). */
+  public TaskAttempt(TaskEnvironment env, TaskAttemptID id, String idText) {
     this.env = env;
     this.id = id;
-    this.idText = id.toString();
+    this.idText = idText;
     this.conf = TaskConf.of(env.jobConf());
     boolean isMap = id.getTaskType() == TaskType.MAP;
     String taskIdText = taskIdText(idText);
