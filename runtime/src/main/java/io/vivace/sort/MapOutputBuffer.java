@@ -44,8 +44,6 @@ public final class MapOutputBuffer<K, V> {
   private static final int META_BYTES = META_INTS * Integer.BYTES;
   /** Index memory a record costs: its meta ints plus the sorter's order and prefix arrays. */
   private static final int INDEX_BYTES = META_BYTES + IndexSorter.BYTES_PER_RECORD;
-  /** Records collected between updates of the output counters. */
-  private static final int COUNTER_BATCH = 1024;
   /**
    * Buffer use at which, with a combiner, the buffer is sorted and combined (see combineChunk): the
    * records and their index then fit a core's L2 cache (2 MB here). Measured on a word count, 1 MB
@@ -80,9 +78,6 @@ public final class MapOutputBuffer<K, V> {
   /** Sorted runs so far: combined chunks kept in memory, and spills on local disk. */
   private final List<Segment[]> spills = new ArrayList<>();
   private long memoryRunBytes;
-  /** Output records and bytes not yet added to the task's counters (see flushCounters). */
-  private long outputRecords;
-  private long outputBytes;
   private final List<File> spillFiles = new ArrayList<>();
   /** Compresses spills and the output, when the job compresses map output; taken on first use. */
   private SegmentCompressor compressor;
@@ -116,10 +111,8 @@ public final class MapOutputBuffer<K, V> {
     int valueStart = sink.position();
     valueSerializer.serialize(value);
     int end = sink.position();
-    outputBytes += end - recordStart;
-    if (++outputRecords == COUNTER_BATCH) {
-      flushCounters();
-    }
+    settings.counters().outputRecords().increment(1);
+    settings.counters().outputBytes().increment(end - recordStart);
     if (sink.overflowed()) {
       placeOverflowedRecord(partition, recordStart, valueStart - recordStart, end - recordStart);
     } else {
@@ -131,17 +124,6 @@ public final class MapOutputBuffer<K, V> {
     } else if (settings.combiner() != null && used() >= COMBINE_CHUNK_BYTES) {
       combineChunk();
     }
-  }
-
-  /**
-   * Adds the records and bytes collected since the last call to the task's counters. Batched: a
-   * Hadoop task counter's increment compares the counter's name each time.
-   */
-  private void flushCounters() {
-    settings.counters().outputRecords().increment(outputRecords);
-    settings.counters().outputBytes().increment(outputBytes);
-    outputRecords = 0;
-    outputBytes = 0;
   }
 
   /**
@@ -313,7 +295,6 @@ public final class MapOutputBuffer<K, V> {
 
   /** Ends collection and returns the task's sorted, partitioned output. */
   public MapOutput finish() throws IOException, InterruptedException {
-    flushCounters();
     try {
       Segment[] result = spills.isEmpty() ? finishWithoutSpills() : finishAfterSpills();
       long materialized = 0;
@@ -465,7 +446,6 @@ public final class MapOutputBuffer<K, V> {
 
   /** Removes every file this buffer wrote (failed or killed attempt). */
   public void abort() {
-    flushCounters();
     releaseCompressor();
     releaseSpills();
     for (File f : spillFiles) {

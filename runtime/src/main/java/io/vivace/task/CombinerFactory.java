@@ -1,6 +1,5 @@
 package io.vivace.task;
 
-import io.vivace.counters.BatchedCounter;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.sort.Combiner;
 import io.vivace.sort.KnownEqualKeys;
@@ -9,6 +8,7 @@ import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -39,8 +39,8 @@ final class CombinerFactory {
 
   private abstract static class Base implements Combiner {
     final TaskAttempt attempt;
-    /** Combine input records, counted per record by ReduceContextImpl; flushed after each run. */
-    final BatchedCounter inputRecords;
+    /** Combine input records, counted per record by ReduceContextImpl. */
+    final Counter inputRecords;
     @SuppressWarnings("rawtypes")
     final SerializedRecordWriter output;
     final RawComparator<?> grouping;
@@ -49,7 +49,7 @@ final class CombinerFactory {
       this.attempt = attempt;
       JobConf conf = attempt.conf();
       TaskReporter reporter = attempt.reporter();
-      this.inputRecords = new BatchedCounter(reporter.frameworkCounter(TaskCounter.COMBINE_INPUT_RECORDS));
+      this.inputRecords = reporter.frameworkCounter(TaskCounter.COMBINE_INPUT_RECORDS);
       this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass(), reporter.frameworkCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
@@ -96,11 +96,7 @@ final class CombinerFactory {
         }
       };
       ReduceContextImpl context = groupedInput(in, writer);
-      try {
-        combiner.run(new WrappedReducer().getReducerContext(context));
-      } finally {
-        inputRecords.flush();
-      }
+      combiner.run(new WrappedReducer().getReducerContext(context));
     }
   }
 
@@ -124,7 +120,6 @@ final class CombinerFactory {
               attempt.reporter());
         }
       } finally {
-        inputRecords.flush();
         combiner.close();
       }
     }
