@@ -38,6 +38,16 @@ public final class SegmentWriter implements Closeable {
     records++;
   }
 
+  /**
+   * Appends {@code records} records already in this format (headers included), as {@code
+   * bytes[offset, offset + length)}.
+   */
+  public void appendFormatted(byte[] bytes, int offset, int length, int records) throws IOException {
+    out.write(bytes, offset, length);
+    position += length;
+    this.records += records;
+  }
+
   /** Appends the record whose key and value are the unread parts of the given buffers. */
   public void append(DataInputBuffer key, DataInputBuffer value) throws IOException {
     append(key.getData(), key.getPosition(), key.getLength() - key.getPosition(),

@@ -6,7 +6,7 @@ import org.apache.hadoop.util.QuickSort;
 
 /**
  * Orders the records of a {@link MapOutputBuffer} by partition, then by key, without moving them:
- * a counting sort by partition, then per partition an LSD radix sort of the records' 64-bit
+ * a counting sort by partition, then per partition an MSD radix sort of the records' 64-bit
  * {@link KeyPrefix} (when the comparator's order is known), and the job's comparator only among
  * records whose prefixes are equal. Without a known prefix the comparator sorts each partition.
  * The result is a permutation of record numbers and each partition's range in it.
@@ -17,6 +17,8 @@ final class IndexSorter implements SortedIndex {
   static final int BYTES_PER_RECORD = 2 * Integer.BYTES + 2 * Long.BYTES;
 
   private static final int SMALL_RUN = 16;
+  /** Ranges the radix sort leaves to an insertion sort. */
+  private static final int INSERTION_RUN = 32;
 
   private final RawComparator<Object> comparator;
   private final KeyPrefix prefix;
@@ -28,6 +30,8 @@ final class IndexSorter implements SortedIndex {
   private long[] keys;
   private long[] scratchKeys;
   private int[] partitionStart = new int[0];
+  /** The radix sort's bucket counts, one array per byte of the prefix (one per recursion level). */
+  private final int[][] bucketCounts = new int[Long.BYTES][256];
 
   /** Sorts with the worker thread's reusable arrays. */
   @SuppressWarnings("unchecked")
@@ -101,35 +105,78 @@ final class IndexSorter implements SortedIndex {
     }
   }
 
-  /** Stable LSD radix sort of order[from, to) by prefix, a byte at a time, skipping constant bytes. */
+  /** Sorts order[from, to) by prefix: {@link #msdRadixSort} from the prefix's top byte. */
   private void radixSort(byte[] data, int[] meta, int from, int to) {
     for (int i = from; i < to; i++) {
       int m = order[i] * MapOutputBuffer.META_INTS;
       int keyStart = meta[m + MapOutputBuffer.KEY_START];
       keys[i] = prefix.of(data, keyStart, meta[m + MapOutputBuffer.VALUE_START] - keyStart);
     }
-    int[] counts = new int[256];
-    for (int shift = 0; shift < 64; shift += 8) {
-      java.util.Arrays.fill(counts, 0);
-      for (int i = from; i < to; i++) {
-        counts[(int) (keys[i] >>> shift) & 0xFF]++;
+    msdRadixSort(from, to, Long.SIZE - Byte.SIZE);
+  }
+
+  /**
+   * Stable MSD radix sort of order[from, to) by the prefix bits at and below {@code shift + 7}: one
+   * counting pass on the byte at {@code shift}, then each bucket on the next byte, and small ranges
+   * by insertion. Random keys are told apart after two or three bytes, where an LSD sort would read
+   * all eight; a byte that is the same in the whole range costs one counting pass.
+   */
+  private void msdRadixSort(int from, int to, int shift) {
+    if (to - from <= INSERTION_RUN) {
+      insertionSortByPrefix(from, to);
+      return;
+    }
+    int[] counts = bucketCounts[shift / Byte.SIZE];
+    java.util.Arrays.fill(counts, 0);
+    for (int i = from; i < to; i++) {
+      counts[(int) (keys[i] >>> shift) & 0xFF]++;
+    }
+    if (counts[(int) (keys[from] >>> shift) & 0xFF] == to - from) {
+      if (shift > 0) {
+        msdRadixSort(from, to, shift - Byte.SIZE);
       }
-      if (counts[(int) (keys[from] >>> shift) & 0xFF] == to - from) {
-        continue;
+      return;
+    }
+    int sum = from;
+    for (int b = 0; b < 256; b++) {
+      int c = counts[b];
+      counts[b] = sum;
+      sum += c;
+    }
+    for (int i = from; i < to; i++) {
+      int slot = counts[(int) (keys[i] >>> shift) & 0xFF]++;
+      scratchKeys[slot] = keys[i];
+      scratchOrder[slot] = order[i];
+    }
+    System.arraycopy(scratchKeys, from, keys, from, to - from);
+    System.arraycopy(scratchOrder, from, order, from, to - from);
+    if (shift == 0) {
+      return;
+    }
+    // counts[b] is now the end of bucket b
+    int start = from;
+    for (int b = 0; b < 256 && start < to; b++) {
+      int end = counts[b];
+      if (end - start > 1) {
+        msdRadixSort(start, end, shift - Byte.SIZE);
       }
-      int sum = from;
-      for (int b = 0; b < 256; b++) {
-        int c = counts[b];
-        counts[b] = sum;
-        sum += c;
+      start = end;
+    }
+  }
+
+  /** Stable insertion sort of order[from, to) by unsigned prefix. */
+  private void insertionSortByPrefix(int from, int to) {
+    for (int i = from + 1; i < to; i++) {
+      long key = keys[i];
+      int r = order[i];
+      int j = i - 1;
+      while (j >= from && Long.compareUnsigned(keys[j], key) > 0) {
+        keys[j + 1] = keys[j];
+        order[j + 1] = order[j];
+        j--;
       }
-      for (int i = from; i < to; i++) {
-        int slot = counts[(int) (keys[i] >>> shift) & 0xFF]++;
-        scratchKeys[slot] = keys[i];
-        scratchOrder[slot] = order[i];
-      }
-      System.arraycopy(scratchKeys, from, keys, from, to - from);
-      System.arraycopy(scratchOrder, from, order, from, to - from);
+      keys[j + 1] = key;
+      order[j + 1] = r;
     }
   }
 

@@ -73,6 +73,7 @@ public final class MapOutputBuffer<K, V> {
   private final GroupingSorter grouper;
   private final SortedIndex sorted;
   private final RecordSink sink = new RecordSink();
+  private final SortedGather gather = new SortedGather();
   private final FieldSerializer<K> keySerializer;
   private final FieldSerializer<V> valueSerializer;
   /** Sorted runs so far: combined chunks kept in memory, and spills on local disk. */
@@ -244,7 +245,13 @@ public final class MapOutputBuffer<K, V> {
   /** Writes the sorted buffer, partition by partition, combined when a combiner is set. */
   private void writeSorted(PartitionedWriter out) throws IOException, InterruptedException {
     for (int p = 0; p < settings.partitions(); p++) {
-      if (!partitionEmpty(p)) {
+      if (partitionEmpty(p)) {
+        continue;
+      }
+      if (settings.combiner() == null) {
+        gather.write(data, meta, sorted.order(), sorted.partitionStart(p), sorted.partitionStart(p + 1),
+            out.startPartition(p));
+      } else {
         writeRun(sortedPartition(p), out.startPartition(p), true);
       }
     }
