@@ -35,6 +35,8 @@ public final class SegmentMerger {
 
   /** Compressed in-memory segments a merge opens at once (unless the sort factor is larger). */
   public static final int COMPRESSED_IN_MEMORY_STREAMS = 64;
+  /** The smallest last intermediate pass worth splitting in two (two passes of two segments). */
+  private static final int MIN_SPLIT_PASS = 3;
 
   private final RawComparator<?> comparator;
   private final int factor;
@@ -140,15 +142,21 @@ public final class SegmentMerger {
      * While {@code pool} holds more than {@code limit} segments, merges its smallest ones into a
      * file that joins {@code disk} (Hadoop's order: as few records rewritten as possible). With a
      * merge thread allowed, and when another pass would follow anyway, the next smallest ones are
-     * merged at the same time on a second thread.
+     * merged at the same time on a second thread. When one pass would do, it runs as two passes of
+     * about half as many segments on two threads: the final pass cannot start before it ends, and a
+     * second core would idle meanwhile. Between them they merge one segment more, to leave as few
+     * segments as the single pass would.
      */
     void reduce(List<Segment> pool, int limit, List<Segment> disk) throws IOException {
       while (pool.size() > limit) {
         pool.sort(Comparator.comparingLong(Segment::length));
         int take = Math.min(limit, pool.size() - limit + 1);
-        List<Segment> batch = takeFirst(pool, take);
+        boolean anotherPass = pool.size() - take + 1 > limit;
+        boolean split = finalPassThread != null && !anotherPass && take >= MIN_SPLIT_PASS;
+        List<Segment> batch = takeFirst(pool, split ? (take + 2) / 2 : take);
         int left = pool.size() + 1;
-        List<Segment> second = finalPassThread != null && left > limit
+        List<Segment> second = split ? takeFirst(pool, (take + 1) / 2)
+            : finalPassThread != null && left > limit
             ? takeFirst(pool, Math.min(limit, left - limit + 1)) : null;
         if (compressor == null && codec.compresses()) {
           compressor = codec.newCompressor();

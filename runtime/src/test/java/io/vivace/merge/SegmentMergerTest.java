@@ -392,6 +392,39 @@ class SegmentMergerTest {
   }
 
   @Test
+  void withMergeThreadsASingleIntermediatePassRunsAsTwoSideBySide() throws Exception {
+    Random random = new Random(11);
+    List<List<KV>> runs = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
+    for (int s = 0; s < 16; s++) {
+      List<KV> run = sortedRun(random, s, 1_000 + random.nextInt(2_000), 100_000);
+      runs.add(run);
+      segments.add(fileSegment(run));
+    }
+    List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
+    // 16 files, factor 10: one pass of the 7 smallest would do; two of 4 run instead
+    SegmentMerger merger = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
+        io.vivace.shuffle.SegmentCodec.NONE, new SegmentMerger.Threads("test-merge", () -> {
+          sidePasses.add(Thread.currentThread().getName());
+          return WritableComparator.get(IntWritable.class);
+        }));
+    List<Long> smallest = segments.stream().map(Segment::length).sorted().limit(8).toList();
+    long smallestRecords = 0;
+    for (int s = 0; s < segments.size(); s++) {
+      if (smallest.contains(segments.get(s).length())) {
+        smallestRecords += runs.get(s).size();
+      }
+    }
+    try (MergingIterator it = merger.merge(segments)) {
+      assertEquals(List.of("test-merge-pass"), sidePasses, "one pass beside the caller's");
+      assertEquals(2, filesIn(mergeDir).size(), "two intermediate files, 10 files left for the final pass");
+      assertSortedPermutation(runs, drain(it));
+    }
+    assertEquals(smallestRecords, merger.spilledRecords(), "the 8 smallest segments were rewritten");
+    assertEquals(List.of(), filesIn(mergeDir));
+  }
+
+  @Test
   void finalPassOnItsOwnThreadStopsWhenClosedEarly() throws Exception {
     Random random = new Random(8);
     List<Segment> segments = new ArrayList<>();
