@@ -49,7 +49,8 @@ public abstract class KeyPrefix {
       return new KeyPrefix() {
         @Override
         public long of(byte[] data, int keyStart, int keyLength) {
-          return (bigEndian(data, keyStart, Integer.BYTES) ^ 0x80000000L) << 32;
+          // left-aligned already: flipping the top bit orders negative numbers first
+          return bigEndian(data, keyStart, Integer.BYTES) ^ Long.MIN_VALUE;
         }
       };
     }
