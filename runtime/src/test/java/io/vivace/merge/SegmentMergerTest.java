@@ -345,6 +345,14 @@ class SegmentMergerTest {
     assertEquals(runs.stream().mapToInt(List::size).sum(), merged.size());
   }
 
+  /** Merge threads named test-merge that note the thread of each side pass in {@code sidePasses}. */
+  private static SegmentMerger.Threads recordingThreads(List<String> sidePasses) {
+    return new SegmentMerger.Threads("test-merge", () -> {
+      sidePasses.add(Thread.currentThread().getName());
+      return WritableComparator.get(IntWritable.class);
+    });
+  }
+
   private static SegmentMerger.Threads threads(String name) {
     return new SegmentMerger.Threads(name, () -> WritableComparator.get(IntWritable.class));
   }
@@ -366,10 +374,7 @@ class SegmentMergerTest {
     long[] before = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
     List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
     SegmentMerger merger = new SegmentMerger(INT_ORDER, 3, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, new SegmentMerger.Threads("test-merge", () -> {
-          sidePasses.add(Thread.currentThread().getName());
-          return WritableComparator.get(IntWritable.class);
-        }));
+        io.vivace.shuffle.SegmentCodec.NONE, recordingThreads(sidePasses));
     try (MergingIterator it = merger.merge(segments)) {
       assertSortedPermutation(runs, drain(it));
       assertFalse(it.next(), "an exhausted iterator stays exhausted");
@@ -404,10 +409,7 @@ class SegmentMergerTest {
     List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
     // 16 files, factor 10: one pass of the 7 smallest would do; two of 4 run instead
     SegmentMerger merger = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, new SegmentMerger.Threads("test-merge", () -> {
-          sidePasses.add(Thread.currentThread().getName());
-          return WritableComparator.get(IntWritable.class);
-        }));
+        io.vivace.shuffle.SegmentCodec.NONE, recordingThreads(sidePasses));
     List<Long> smallest = segments.stream().map(Segment::length).sorted().limit(8).toList();
     long smallestRecords = 0;
     for (int s = 0; s < segments.size(); s++) {
