@@ -7,22 +7,24 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Runs, on a daemon thread beside the program's {@code main}, the code every job client runs cold
- * and on its critical path: Hadoop's configuration parser (the default resources, then
- * {@code job.xml} read back at submission) and {@code Configuration.writeXml}, which writes
- * {@code job.xml} through the JDK's XSLT identity transform. The first {@code writeXml} of a job's
- * configuration took 545 to 850 ms on the 2-core benchmark machine (loading and initialising the
- * transformer, its charset tables, interpreted code), 175 to 360 ms once this had run beside it.
+ * Runs, on a daemon thread beside the program's {@code main}, code every job client runs cold and
+ * on its critical path: Hadoop's configuration parser and {@code Configuration.writeXml}, which
+ * writes {@code job.xml} through the JDK's XSLT identity transform. Cold, the client's first
+ * {@code writeXml} spends most of its time loading and initialising the transformer and its
+ * charset tables: 460 to 520 ms on the 2-core benchmark machine at load 6 to 8, 220 to 265 ms with
+ * this beside it.
  *
- * <p>It parses and writes a configuration of its own, made-up keys held in memory: no file is read
- * (a site file's deprecated keys would have their one-time warning logged from this thread) and
- * nothing the program sees changes. Its context class loader is the job's, as the program's
- * thread's is, for what class initialisation looks up through it.
+ * <p>It only loads and initialises those classes, by parsing and writing a configuration of
+ * {@link #PROPERTIES} made-up keys held in memory. A configuration of 300 keys, which also got the
+ * loops compiled, cut the write to 70 to 150 ms, but its CPU slowed the rest of the start-up on 2
+ * cores by more than that. No file is read (a site file's deprecated keys would have their one-time
+ * warning logged from this thread), and nothing the program sees changes. Its context class loader
+ * is the job's, as the program's thread's is, for what class initialisation looks up through it.
  */
 final class ClientWarmUp {
 
-  /** Enough properties for the parser's and the writer's loops to be compiled. */
-  static final int PROPERTIES = 300;
+  /** Enough to go through the parser's and the writer's code once; more costs CPU (above). */
+  static final int PROPERTIES = 2;
 
   private ClientWarmUp() {
   }
