@@ -471,8 +471,11 @@ public final class MapOutputBuffer<K, V> {
 
     void begin() {
       position = dataEnd;
-      overflowed = false;
-      overflow.reset();
+      if (overflowed) {
+        // reset only after use: DataOutputBuffer.reset is synchronized, a lock per record
+        overflowed = false;
+        overflow.reset();
+      }
     }
 
     boolean overflowed() {

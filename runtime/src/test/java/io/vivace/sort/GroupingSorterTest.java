@@ -76,8 +76,13 @@ class GroupingSorterTest {
 
   /** Sorts the chunk and checks the order; returns whether the sorter grouped. */
   private static boolean sortAndCheck(Chunk chunk, int partitions, RawComparator<?> comparator) {
+    return sortAndCheck(chunk, partitions, comparator, chunk.data.getData());
+  }
+
+  /** As above, sorting the chunk's records in {@code data}, which holds the chunk's bytes. */
+  private static boolean sortAndCheck(Chunk chunk, int partitions, RawComparator<?> comparator, byte[] data) {
     GroupingSorter sorter = new GroupingSorter(comparator, new IndexSorter(comparator, new SortBuffers()));
-    sorter.sort(chunk.data.getData(), chunk.meta, chunk.records, partitions);
+    sorter.sort(data, chunk.meta, chunk.records, partitions);
     int[] order = sorter.order();
     boolean[] seen = new boolean[chunk.records];
     assertEquals(0, sorter.partitionStart(0));
@@ -166,6 +171,36 @@ class GroupingSorterTest {
         data[3 + length + i] ^= (byte) 0x80;
       }
     }
+  }
+
+  /** A key's first 8 bytes, by one load or, at the array's end, byte by byte; never what follows. */
+  @Test
+  void headIsTheKeysFirstBytesWhateverFollowsThem() {
+    Random random = new Random(9);
+    for (int length = 0; length <= 12; length++) {
+      for (int after = 0; after <= 9; after++) {
+        byte[] data = new byte[2 + length + after];
+        random.nextBytes(data);
+        long expected = 0;
+        for (int i = Math.min(length, 8) - 1; i >= 0; i--) {
+          expected = (expected << 8) | (data[2 + i] & 0xFF);
+        }
+        assertEquals(expected, GroupingSorter.head(data, 2, length), "length " + length + ", " + after + " after");
+        for (int i = 2 + length; i < data.length; i++) {
+          data[i] ^= 0x5A;
+        }
+        assertEquals(expected, GroupingSorter.head(data, 2, length), "length " + length + ", " + after + " after");
+      }
+    }
+  }
+
+  /** Short keys up to the array's last byte: the keys there are read without an 8-byte load. */
+  @Test
+  void shortKeysAtTheEndOfTheArrayAreGrouped() throws IOException {
+    String[] words = {"", "a", "ab", "abc", "abcdefg", "abcdefgh", "abcdefghi", "b", "ba"};
+    Chunk chunk = chunk(3_000, 2, 6, n -> new Text(words[n % words.length]));
+    byte[] exact = java.util.Arrays.copyOf(chunk.data.getData(), chunk.data.getLength());
+    assertTrue(sortAndCheck(chunk, 2, WritableComparator.get(Text.class), exact));
   }
 
   @Test
