@@ -51,6 +51,9 @@ final class GroupingSorter implements SortedIndex {
   /** Bit i: the record at order[i] has the key of the record before it. */
   private long[] repeats = new long[0];
   private int[] partitionStart = new int[0];
+  /** Records 0 to added - 1 were grouped by {@link #add} as they were collected. */
+  private int added;
+  private boolean addedGaveUp;
 
   /** @param recordSorter sorts the records when grouping does not pay */
   GroupingSorter(RawComparator<?> comparator, IndexSorter recordSorter) {
@@ -74,7 +77,9 @@ final class GroupingSorter implements SortedIndex {
   }
 
   void sort(byte[] data, int[] meta, int records, int partitions) {
-    grouped = group(data, meta, records);
+    grouped = records > 0 && added == records ? !addedGaveUp : group(data, meta, records);
+    added = 0;
+    addedGaveUp = false;
     if (grouped) {
       groupSorter.sort(data, groupMeta, groups, partitions);
       orderByGroup(records, partitions);
@@ -83,45 +88,75 @@ final class GroupingSorter implements SortedIndex {
     }
   }
 
+  /**
+   * Groups record {@code r} as it is collected, while its key is still in the CPU's cache; when
+   * records 0 to n - 1 were added in order, {@link #sort} of those n records does not group again.
+   * Record 0 starts a new chunk.
+   */
+  void add(byte[] data, int[] meta, int r) {
+    if (r == 0) {
+      startGrouping(1);
+      added = 0;
+      addedGaveUp = false;
+    }
+    if (r != added || addedGaveUp) {
+      return;
+    }
+    if (r == next.length) {
+      next = Arrays.copyOf(next, Math.max(1024, r * 2));
+    }
+    addedGaveUp = !addRecord(data, meta, r);
+    added = r + 1;
+  }
+
   /** Puts every record in the group of its partition and key; false if most keys are distinct. */
   private boolean group(byte[] data, int[] meta, int records) {
+    startGrouping(records);
+    for (int r = 0; r < records; r++) {
+      if (!addRecord(data, meta, r)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void startGrouping(int records) {
     Arrays.fill(table, 0);
     groups = 0;
     if (next.length < records) {
       next = new int[Math.max(records, next.length * 2)];
     }
-    for (int r = 0; r < records; r++) {
-      int m = r * META_INTS;
-      int partition = meta[m + PARTITION];
-      int keyStart = meta[m + KEY_START];
-      int keyEnd = meta[m + VALUE_START];
-      long head = head(data, keyStart, keyEnd - keyStart);
-      int hash = hash(data, keyStart, keyEnd, partition, head);
-      int mask = table.length - 1;
-      int slot = hash & mask;
-      next[r] = -1;
-      while (true) {
-        int entry = table[slot];
-        if (entry == 0) {
-          table[slot] = newGroup(r, hash, head, meta, m) + 1;
-          break;
-        }
-        int g = entry - 1;
-        if (groupHash[g] == hash && sameKey(g, data, partition, keyStart, keyEnd, head)) {
-          next[groupLast[g]] = r;
-          groupLast[g] = r;
-          break;
-        }
-        slot = (slot + 1) & mask;
+  }
+
+  /** Puts record {@code r} in its group; false when most keys so far are distinct. */
+  private boolean addRecord(byte[] data, int[] meta, int r) {
+    int m = r * META_INTS;
+    int partition = meta[m + PARTITION];
+    int keyStart = meta[m + KEY_START];
+    int keyEnd = meta[m + VALUE_START];
+    long head = head(data, keyStart, keyEnd - keyStart);
+    int hash = hash(data, keyStart, keyEnd, partition, head);
+    int mask = table.length - 1;
+    int slot = hash & mask;
+    next[r] = -1;
+    while (true) {
+      int entry = table[slot];
+      if (entry == 0) {
+        table[slot] = newGroup(r, hash, head, meta, m) + 1;
+        break;
       }
-      if (groups * 2 > table.length) {
-        growTable();
+      int g = entry - 1;
+      if (groupHash[g] == hash && sameKey(g, data, partition, keyStart, keyEnd, head)) {
+        next[groupLast[g]] = r;
+        groupLast[g] = r;
+        break;
       }
-      if ((r + 1) % CHECK_EVERY == 0 && groups > (r + 1) / 2) {
-        return false;
-      }
+      slot = (slot + 1) & mask;
     }
-    return true;
+    if (groups * 2 > table.length) {
+      growTable();
+    }
+    return (r + 1) % CHECK_EVERY != 0 || groups <= (r + 1) / 2;
   }
 
   /**

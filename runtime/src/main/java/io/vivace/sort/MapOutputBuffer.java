@@ -186,6 +186,9 @@ public final class MapOutputBuffer<K, V> {
     meta[m + KEY_START] = keyStart;
     meta[m + VALUE_START] = valueStart;
     meta[m + VALUE_END] = end;
+    if (grouper != null) {
+      grouper.add(data, meta, records);
+    }
     records++;
   }
 

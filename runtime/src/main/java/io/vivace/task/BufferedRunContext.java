@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.RecordWriter;
@@ -43,18 +42,18 @@ final class BufferedRunContext<K, V> extends TaskInputOutputContextImpl<K, V, K,
   private K key;
   private V value;
 
+  /** Readers may serve one context after another (a new context starts with new objects). */
   BufferedRunContext(Configuration conf, TaskAttemptID id, BufferedRun run, Counter inputRecords,
                      RecordWriter<K, V> output, StatusReporter reporter, RawComparator<K> grouping,
-                     Class<K> keyClass, Class<V> valueClass) throws IOException {
+                     FieldReader<K> keyReader, FieldReader<V> valueReader) {
     super(conf, id, output, null, reporter);
     this.run = run;
     this.data = run.data();
     this.end = run.to();
     this.inputRecords = inputRecords;
     this.grouping = grouping;
-    SerializationFactory serializations = new SerializationFactory(conf);
-    this.keyReader = FieldReader.of(serializations, keyClass);
-    this.valueReader = FieldReader.of(serializations, valueClass);
+    this.keyReader = keyReader;
+    this.valueReader = valueReader;
     this.current = run.from() - 1;
     this.hasMore = run.from() < end;
   }

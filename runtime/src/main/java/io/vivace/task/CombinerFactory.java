@@ -46,6 +46,9 @@ final class CombinerFactory {
     @SuppressWarnings("rawtypes")
     final SerializedRecordWriter output;
     final RawComparator<?> grouping;
+    /** Read the combiner's input keys and values in place, for one combiner run after another. */
+    final FieldReader<?> keyReader;
+    final FieldReader<?> valueReader;
 
     Base(TaskAttempt attempt) throws IOException {
       this.attempt = attempt;
@@ -55,6 +58,8 @@ final class CombinerFactory {
       this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass(), reporter.frameworkCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
+      this.keyReader = FieldReader.of(attempt.env().serialization(), conf.getMapOutputKeyClass());
+      this.valueReader = FieldReader.of(attempt.env().serialization(), conf.getMapOutputValueClass());
     }
 
     /**
@@ -67,7 +72,7 @@ final class CombinerFactory {
       JobConf conf = attempt.conf();
       if (in instanceof BufferedRun run) {
         return new BufferedRunContext(conf, attempt.id(), run, inputRecords, writer,
-            attempt.reporter(), grouping, conf.getMapOutputKeyClass(), conf.getMapOutputValueClass());
+            attempt.reporter(), grouping, keyReader, valueReader);
       }
       RawComparator comparator = in instanceof KnownEqualKeys known
           ? new RepeatedKeyComparator(grouping, known) : grouping;

@@ -82,6 +82,12 @@ class GroupingSorterTest {
   /** As above, sorting the chunk's records in {@code data}, which holds the chunk's bytes. */
   private static boolean sortAndCheck(Chunk chunk, int partitions, RawComparator<?> comparator, byte[] data) {
     GroupingSorter sorter = new GroupingSorter(comparator, new IndexSorter(comparator, new SortBuffers()));
+    return sortAndCheck(sorter, chunk, partitions, comparator, data);
+  }
+
+  /** Sorts with {@code sorter}, which may have grouped some of the records as they were added. */
+  private static boolean sortAndCheck(GroupingSorter sorter, Chunk chunk, int partitions,
+                                      RawComparator<?> comparator, byte[] data) {
     sorter.sort(data, chunk.meta, chunk.records, partitions);
     int[] order = sorter.order();
     boolean[] seen = new boolean[chunk.records];
@@ -201,6 +207,36 @@ class GroupingSorterTest {
     Chunk chunk = chunk(3_000, 2, 6, n -> new Text(words[n % words.length]));
     byte[] exact = java.util.Arrays.copyOf(chunk.data.getData(), chunk.data.getLength());
     assertTrue(sortAndCheck(chunk, 2, WritableComparator.get(Text.class), exact));
+  }
+
+  /**
+   * Records grouped as they are added, chunk after chunk on one sorter, give the same order as
+   * grouping at sort time; a chunk whose records were not all added is grouped again by sort, and
+   * so is an empty one (no groups left from the chunk before).
+   */
+  @Test
+  void recordsGroupedAsTheyAreAdded() throws IOException {
+    RawComparator<?> comparator = WritableComparator.get(Text.class);
+    GroupingSorter sorter = new GroupingSorter(comparator, new IndexSorter(comparator, new SortBuffers()));
+    for (int round = 0; round < 3; round++) {
+      int seed = 10 + round;
+      Chunk chunk = chunk(6_000, 3, seed, n -> new Text("w" + n % (40 + seed)));
+      for (int r = 0; r < chunk.records; r++) {
+        sorter.add(chunk.data.getData(), chunk.meta, r);
+      }
+      assertTrue(sortAndCheck(sorter, chunk, 3, comparator, chunk.data.getData()));
+    }
+    Chunk partly = chunk(5_000, 2, 20, n -> new Text("p" + n % 30));
+    for (int r = 0; r < 2_000; r++) {
+      sorter.add(partly.data.getData(), partly.meta, r);
+    }
+    assertTrue(sortAndCheck(sorter, partly, 2, comparator, partly.data.getData()));
+    assertTrue(sortAndCheck(sorter, new Chunk(), 2, comparator, new byte[0]));
+    Chunk distinct = chunk(9_000, 2, 21, n -> new Text("d" + n));
+    for (int r = 0; r < distinct.records; r++) {
+      sorter.add(distinct.data.getData(), distinct.meta, r);
+    }
+    assertFalse(sortAndCheck(sorter, distinct, 2, comparator, distinct.data.getData()));
   }
 
   @Test

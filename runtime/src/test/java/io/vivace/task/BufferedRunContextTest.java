@@ -21,6 +21,7 @@ import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparator;
+import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.MarkableIterator;
 import org.apache.hadoop.mapreduce.RecordWriter;
@@ -186,7 +187,9 @@ class BufferedRunContextTest {
         ? new ReduceContextImpl(conf, ATTEMPT, run, null, inputRecords, writer, null,
             new TaskAttemptContextImpl.DummyReporter(), grouping, keyClass, valueClass)
         : new BufferedRunContext<>(conf, ATTEMPT, run, inputRecords, writer,
-            new TaskAttemptContextImpl.DummyReporter(), grouping, keyClass, valueClass);
+            new TaskAttemptContextImpl.DummyReporter(), grouping,
+            FieldReader.of(new SerializationFactory(conf), keyClass),
+            FieldReader.of(new SerializationFactory(conf), valueClass));
     Reducer<K, V, K, V> r = reducer.get();
     if (r instanceof Tracing tracing) {
       tracing.trace = trace;
