@@ -25,6 +25,7 @@ final class JarCommand {
       mainClassName = args[programArgsStart++];
     }
     ClassLoader loader = JobClassLoader.create(jar, VivaceCli.class.getClassLoader());
+    ClientWarmUp.startBeside(loader);
     String[] programArgs = Arrays.copyOfRange(args, programArgsStart, args.length);
     MainMethod.find(loader, mainClassName.replace('/', '.')).invoke(programArgs);
   }

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The warm worker threads shared by every job of the engine. Launching a task is a hand-off of a
  * {@link Runnable} to an already running daemon thread. When a slot frees, the next task comes from
  * the job that has the fewest tasks running (ties in round-robin order), so concurrent jobs share
- * the slots fairly.
+ * the slots fairly. Each worker asks the kernel for the smallest timer slack ({@link TimerSlack}).
  */
 public final class WorkerPool {
 
@@ -111,6 +111,7 @@ public final class WorkerPool {
   }
 
   private void work() {
+    TimerSlack.minimiseForCurrentThread(); // tasks that sleep 1 ms should not sleep 1.1
     while (true) {
       JobQueue q;
       Runnable next;

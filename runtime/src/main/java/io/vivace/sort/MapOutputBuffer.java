@@ -283,17 +283,22 @@ public final class MapOutputBuffer<K, V> {
     sortIndex();
     File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
     spillFiles.add(file);
+    spills.add(writeSortedToFile(file));
+    dataEnd = 0;
+    records = 0;
+  }
+
+  /** Writes the sorted buffer to {@code file}, counted as spilled; returns its segments. */
+  private Segment[] writeSortedToFile(File file) throws IOException, InterruptedException {
     PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions(), compressor());
     try {
       writeSorted(out);
       settings.counters().spilledRecords().increment(out.records());
-      spills.add(out.finish());
+      return out.finish();
     } catch (IOException | InterruptedException | RuntimeException e) {
       out.discard();
       throw e;
     }
-    dataEnd = 0;
-    records = 0;
   }
 
   /** Ends collection and returns the task's sorted, partitioned output. */
@@ -315,13 +320,40 @@ public final class MapOutputBuffer<K, V> {
   private Segment[] finishWithoutSpills() throws IOException, InterruptedException {
     sortIndex();
     SegmentCompressor compressor = compressor();
-    // raw: exactly the records and their length headers, so that the output is allocated once and
-    // never grown nor trimmed (each is a large array copy); compressed: a guess that grows if need be
-    int capacity = compressor == null ? rawSegmentBytes() : dataEnd / 2;
-    PartitionedMemoryWriter out = new PartitionedMemoryWriter(settings.partitions(), capacity, compressor);
+    if (compressor == null && settings.combiner() == null) {
+      return finishRaw(rawSegmentBytes());
+    }
+    // compressed or combined: the size is known only once written; a guess that grows if need be
+    int guess = compressor == null ? rawSegmentBytes() : dataEnd / 2;
+    PartitionedMemoryWriter out = new PartitionedMemoryWriter(settings.partitions(), guess, compressor);
     writeSorted(out);
     out.finish();
     return keepInMemoryOrWrite(out);
+  }
+
+  /**
+   * A raw output, whose size is known before it is written: on the heap when the shuffle budget
+   * holds it, allocated once at its exact size; otherwise written from the sort buffer straight to
+   * one local file. Deciding first keeps an output that goes to disk from passing through a heap
+   * copy of its own (one humongous array per map, garbage at once, that made G1 grow the heap).
+   */
+  private Segment[] finishRaw(int bytes) throws IOException, InterruptedException {
+    ShuffleMemory memory = settings.shuffleMemory();
+    if (!memory.tryReserve(bytes)) {
+      return writeSortedToFile(new File(settings.spillDir(), "file.out"));
+    }
+    PartitionedMemoryWriter out;
+    try {
+      out = new PartitionedMemoryWriter(settings.partitions(), bytes, null);
+      writeSorted(out);
+      out.finish();
+    } catch (IOException | InterruptedException | RuntimeException | Error e) {
+      memory.release(bytes);
+      throw e;
+    }
+    // the segments give back what they hold; settle any difference from the reservation now
+    memory.release(bytes - out.bytes());
+    return out.memorySegments(memory::release);
   }
 
   /** The size of the buffered records in segment format: the bytes plus each one's length headers. */

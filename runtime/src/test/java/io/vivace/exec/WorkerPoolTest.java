@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,6 +56,32 @@ class WorkerPoolTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Workers sleep with the kernel's smallest timer slack, so a 1 ms sleep is not 1.05 ms; where
+   * /proc does not say the slack (not Linux, or older than 4.6), there is nothing to check.
+   */
+  @Test
+  void workersRunWithTheSmallestTimerSlack() throws Exception {
+    long ownSlack = TimerSlack.currentThreadNanos();
+    assumeTrue(ownSlack > 0, "this system does not show a thread's timer slack");
+    assertNotEquals(TimerSlack.MINIMUM_NANOS, ownSlack, "the test thread keeps the default slack");
+    WorkerPool pool = new WorkerPool(2);
+    WorkerPool.JobQueue q = pool.register();
+    List<Long> slacks = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch bothRan = new CountDownLatch(2);
+    CountDownLatch release = gate();
+    for (int i = 0; i < 2; i++) {
+      pool.enqueue(q, () -> {
+        slacks.add(TimerSlack.currentThreadNanos());
+        bothRan.countDown();
+        awaitQuietly(release); // holds this worker, so the other item runs on the other one
+      });
+    }
+    await(bothRan);
+    assertEquals(List.of(TimerSlack.MINIMUM_NANOS, TimerSlack.MINIMUM_NANOS), slacks);
+    assertEquals(ownSlack, TimerSlack.currentThreadNanos(), "only the workers' own slack changes");
   }
 
   @Test

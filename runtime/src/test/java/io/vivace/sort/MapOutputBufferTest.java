@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.Segment;
@@ -14,6 +15,7 @@ import io.vivace.shuffle.SegmentReader;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -229,6 +231,63 @@ class MapOutputBufferTest {
     assertEquals(1, filesLeft().size(), "one file holds every partition: " + filesLeft());
     output.release();
     assertEquals(List.of(), filesLeft(), "the last released partition deletes the file");
+  }
+
+  /** Bytes the current thread has allocated on the heap so far (HotSpot's per-thread counter). */
+  private static long allocatedByThisThread() {
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+  }
+
+  /**
+   * A raw output that the shuffle budget cannot hold goes from the sort buffer straight to its
+   * file, without a heap copy of the whole output on the way (sorting the buffer's index still
+   * allocates a little); one that fits, even exactly, is kept on the heap and charged to the budget.
+   */
+  @Test
+  void rawOutputOverTheBudgetGoesToDiskWithoutAHeapCopy() throws Exception {
+    assumeFalse(codec().compresses(), "a compressed output's size is known only once it is written");
+    List<Rec> records = new ArrayList<>();
+    for (Rec r : randomRecords(3, 40_000, 2, 1)) {
+      records.add(new Rec(r.partition(), r.key(), r.value() + "y".repeat(r.value().length() * 15)));
+    }
+    ShuffleMemory large = new ShuffleMemory(LARGE);
+    MapOutputBuffer<Text, Text> first = textBuffer(2, 48 * ONE_MB, 10, large);
+    collectAll(first, records);
+    long before = allocatedByThisThread();
+    MapOutput kept = first.finish();
+    long keptAllocation = allocatedByThisThread() - before;
+    long size = kept.totalBytes();
+    assertTrue(allInMemory(kept, true));
+    assertEquals(0, counter(TaskCounter.SPILLED_RECORDS), "the buffer never spilled");
+    assertTrue(keptAllocation >= size,
+        "an output of " + size + " bytes kept on the heap allocated " + keptAllocation);
+    kept.release();
+
+    ShuffleMemory tooSmall = new ShuffleMemory(size - 1);
+    MapOutputBuffer<Text, Text> second = textBuffer(2, 48 * ONE_MB, 10, tooSmall);
+    collectAll(second, records);
+    before = allocatedByThisThread();
+    MapOutput written = second.finish();
+    long writtenAllocation = allocatedByThisThread() - before;
+    assertTrue(allInMemory(written, false), "one byte over the budget goes to disk");
+    assertEquals(size, written.totalBytes(), "the same segments on disk as on the heap");
+    assertEquals(0, tooSmall.used(), "nothing was charged to the budget");
+    assertTrue(writtenAllocation < size / 4,
+        "an output of " + size + " bytes written to disk allocated " + writtenAllocation + " on the heap");
+    assertEquals(records.size(), counter(TaskCounter.SPILLED_RECORDS), "the output file counts as spilled");
+    assertOutputHolds(written, records, 2);
+    written.release();
+    assertEquals(List.of(), filesLeft());
+
+    ShuffleMemory exact = new ShuffleMemory(size);
+    MapOutputBuffer<Text, Text> third = textBuffer(2, 48 * ONE_MB, 10, exact);
+    collectAll(third, records);
+    MapOutput fits = third.finish();
+    assertTrue(allInMemory(fits, true), "an output exactly the budget's size stays on the heap");
+    assertEquals(size, exact.used());
+    assertOutputHolds(fits, records, 2);
+    fits.release();
+    assertEquals(0, exact.used());
   }
 
   @ParameterizedTest(name = "sort factor {0}")

@@ -10,9 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
@@ -22,7 +19,7 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.util.Tool;
 
 /**
- * Replays synthesised jobs open loop from this JVM: one scheduler thread submits each job
+ * Replays synthesised jobs open loop from this JVM: one submitter thread submits each job
  * ({@code Job.submit()}) when its offset from the replay's start comes, whether earlier jobs have
  * finished or not; this thread watches the submitted jobs, and as each completes closes its client
  * (the job recorder takes its snapshot then) and deletes its output, as SWIM's scripts do. A job
@@ -62,20 +59,14 @@ final class SwimReplay extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     ConcurrentLinkedQueue<Submitted> submitted = new ConcurrentLinkedQueue<>();
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "swim-submitter");
-      thread.setDaemon(true);
-      return thread;
-    });
     warmUp();
     long startMs = System.currentTimeMillis();
     for (SynthesisedJob job : jobs) {
-      Map<String, Object> outcome = describe(job, startMs);
-      outcomes.add(outcome);
-      scheduler.schedule(() -> submit(job, outcome, submitted),
-          startMs + job.dueOffsetMs() - System.currentTimeMillis(), TimeUnit.MILLISECONDS);
+      outcomes.add(describe(job, startMs));
     }
-    scheduler.shutdown();
+    Thread submitter = new Thread(() -> submitInTraceOrder(submitted), "swim-submitter");
+    submitter.setDaemon(true);
+    submitter.start();
     List<Submitted> running = new ArrayList<>();
     int done = 0;
     int failed = 0;
@@ -114,7 +105,7 @@ final class SwimReplay extends Configured implements Tool {
         }
       }
     } finally {
-      scheduler.shutdownNow();
+      submitter.interrupt();
       for (Submitted job : running) {
         killQuietly(job);
       }
@@ -157,6 +148,26 @@ final class SwimReplay extends Configured implements Tool {
     outcome.put("status", null);
     outcome.put("failure", null);
     return outcome;
+  }
+
+  /**
+   * Walks the jobs in trace order, waiting for each one's due time. A loop rather than a scheduled
+   * executor: an executor orders its tasks by trigger times computed from the clock at scheduling,
+   * so two jobs due within a millisecond of each other could be submitted out of trace order.
+   */
+  private void submitInTraceOrder(ConcurrentLinkedQueue<Submitted> submitted) {
+    try {
+      for (int i = 0; i < jobs.size(); i++) {
+        Map<String, Object> outcome = outcomes.get(i);
+        long due = (Long) outcome.get("due_ms");
+        for (long wait; (wait = due - System.currentTimeMillis()) > 0; ) {
+          Thread.sleep(wait);
+        }
+        submit(jobs.get(i), outcome, submitted);
+      }
+    } catch (InterruptedException e) {
+      // the replay is being abandoned; the jobs not yet submitted stay without a status
+    }
   }
 
   private void submit(SynthesisedJob job, Map<String, Object> outcome,
