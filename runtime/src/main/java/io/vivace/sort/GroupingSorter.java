@@ -36,8 +36,12 @@ final class GroupingSorter implements SortedIndex {
   /** Open addressing: group number + 1 per slot, 0 for an empty slot. */
   private int[] table = new int[1 << 12];
   private int groups;
-  /** Per group: the key's hash, its first and last record, and the first record's meta ints. */
+  /**
+   * Per group: the key's hash and first 8 bytes ({@link #head}), its first and last record, and the
+   * first record's meta ints.
+   */
   private int[] groupHash = new int[1 << 10];
+  private long[] groupHead = new long[1 << 10];
   private int[] groupFirst = new int[1 << 10];
   private int[] groupLast = new int[1 << 10];
   private int[] groupMeta = new int[(1 << 10) * META_INTS];
@@ -47,6 +51,9 @@ final class GroupingSorter implements SortedIndex {
   /** Bit i: the record at order[i] has the key of the record before it. */
   private long[] repeats = new long[0];
   private int[] partitionStart = new int[0];
+  /** Records 0 to added - 1 were grouped by {@link #add} as they were collected. */
+  private int added;
+  private boolean addedGaveUp;
 
   /** @param recordSorter sorts the records when grouping does not pay */
   GroupingSorter(RawComparator<?> comparator, IndexSorter recordSorter) {
@@ -70,7 +77,9 @@ final class GroupingSorter implements SortedIndex {
   }
 
   void sort(byte[] data, int[] meta, int records, int partitions) {
-    grouped = group(data, meta, records);
+    grouped = records > 0 && added == records ? !addedGaveUp : group(data, meta, records);
+    added = 0;
+    addedGaveUp = false;
     if (grouped) {
       groupSorter.sort(data, groupMeta, groups, partitions);
       orderByGroup(records, partitions);
@@ -79,52 +88,105 @@ final class GroupingSorter implements SortedIndex {
     }
   }
 
+  /**
+   * Groups record {@code r} as it is collected, while its key is still in the CPU's cache; when
+   * records 0 to n - 1 were added in order, {@link #sort} of those n records does not group again.
+   * Record 0 starts a new chunk.
+   */
+  void add(byte[] data, int[] meta, int r) {
+    if (r == 0) {
+      startGrouping(1);
+      added = 0;
+      addedGaveUp = false;
+    }
+    if (r != added || addedGaveUp) {
+      return;
+    }
+    if (r == next.length) {
+      next = Arrays.copyOf(next, Math.max(1024, r * 2));
+    }
+    addedGaveUp = !addRecord(data, meta, r);
+    added = r + 1;
+  }
+
   /** Puts every record in the group of its partition and key; false if most keys are distinct. */
   private boolean group(byte[] data, int[] meta, int records) {
-    Arrays.fill(table, 0);
-    groups = 0;
-    if (next.length < records) {
-      next = new int[Math.max(records, next.length * 2)];
-    }
+    startGrouping(records);
     for (int r = 0; r < records; r++) {
-      int m = r * META_INTS;
-      int partition = meta[m + PARTITION];
-      int keyStart = meta[m + KEY_START];
-      int keyEnd = meta[m + VALUE_START];
-      int hash = hash(data, keyStart, keyEnd, partition);
-      int mask = table.length - 1;
-      int slot = hash & mask;
-      next[r] = -1;
-      while (true) {
-        int entry = table[slot];
-        if (entry == 0) {
-          table[slot] = newGroup(r, hash, meta, m) + 1;
-          break;
-        }
-        int g = entry - 1;
-        if (groupHash[g] == hash && sameKey(g, data, partition, keyStart, keyEnd)) {
-          next[groupLast[g]] = r;
-          groupLast[g] = r;
-          break;
-        }
-        slot = (slot + 1) & mask;
-      }
-      if (groups * 2 > table.length) {
-        growTable();
-      }
-      if ((r + 1) % CHECK_EVERY == 0 && groups > (r + 1) / 2) {
+      if (!addRecord(data, meta, r)) {
         return false;
       }
     }
     return true;
   }
 
-  private boolean sameKey(int g, byte[] data, int partition, int keyStart, int keyEnd) {
+  private void startGrouping(int records) {
+    Arrays.fill(table, 0);
+    groups = 0;
+    if (next.length < records) {
+      next = new int[Math.max(records, next.length * 2)];
+    }
+  }
+
+  /** Puts record {@code r} in its group; false when most keys so far are distinct. */
+  private boolean addRecord(byte[] data, int[] meta, int r) {
+    int m = r * META_INTS;
+    int partition = meta[m + PARTITION];
+    int keyStart = meta[m + KEY_START];
+    int keyEnd = meta[m + VALUE_START];
+    long head = head(data, keyStart, keyEnd - keyStart);
+    int hash = hash(data, keyStart, keyEnd, partition, head);
+    int mask = table.length - 1;
+    int slot = hash & mask;
+    next[r] = -1;
+    while (true) {
+      int entry = table[slot];
+      if (entry == 0) {
+        table[slot] = newGroup(r, hash, head, meta, m) + 1;
+        break;
+      }
+      int g = entry - 1;
+      if (groupHash[g] == hash && sameKey(g, data, partition, keyStart, keyEnd, head)) {
+        next[groupLast[g]] = r;
+        groupLast[g] = r;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (groups * 2 > table.length) {
+      growTable();
+    }
+    return (r + 1) % CHECK_EVERY != 0 || groups <= (r + 1) / 2;
+  }
+
+  /**
+   * Whether record key {@code keyStart..keyEnd} with first bytes {@code head} is group {@code g}'s:
+   * a key of up to 8 bytes is its head, so the group's key bytes are read only for longer keys.
+   */
+  private boolean sameKey(int g, byte[] data, int partition, int keyStart, int keyEnd, long head) {
     int m = g * META_INTS;
     int start = groupMeta[m + KEY_START];
     int length = keyEnd - keyStart;
-    return groupMeta[m + PARTITION] == partition && groupMeta[m + VALUE_START] - start == length
-        && equalBytes(data, start, keyStart, length);
+    return groupHead[g] == head && groupMeta[m + PARTITION] == partition
+        && groupMeta[m + VALUE_START] - start == length
+        && (length <= Long.BYTES
+            || equalBytes(data, start + Long.BYTES, keyStart + Long.BYTES, length - Long.BYTES));
+  }
+
+  /**
+   * The first 8 bytes of the key at {@code start} (fewer for a shorter key, the rest zero), little
+   * endian: one load where the array has 8 bytes there, whatever follows the key masked off.
+   */
+  static long head(byte[] data, int start, int length) {
+    if (start + Long.BYTES <= data.length) {
+      long bytes = (long) LONGS.get(data, start);
+      return length >= Long.BYTES ? bytes : bytes & ((1L << (length << 3)) - 1);
+    }
+    long head = 0;
+    for (int i = Math.min(length, Long.BYTES) - 1; i >= 0; i--) {
+      head = (head << 8) | (data[start + i] & 0xFF);
+    }
+    return head;
   }
 
   /** Arrays.equals for the short keys this sees: no call into the vectorised mismatch. */
@@ -148,16 +210,18 @@ final class GroupingSorter implements SortedIndex {
     return grouped;
   }
 
-  private int newGroup(int record, int hash, int[] meta, int m) {
+  private int newGroup(int record, int hash, long head, int[] meta, int m) {
     int g = groups++;
     if (g == groupHash.length) {
       int n = g * 2;
       groupHash = Arrays.copyOf(groupHash, n);
+      groupHead = Arrays.copyOf(groupHead, n);
       groupFirst = Arrays.copyOf(groupFirst, n);
       groupLast = Arrays.copyOf(groupLast, n);
       groupMeta = Arrays.copyOf(groupMeta, n * META_INTS);
     }
     groupHash[g] = hash;
+    groupHead[g] = head;
     groupFirst[g] = record;
     groupLast[g] = record;
     System.arraycopy(meta, m, groupMeta, g * META_INTS, META_INTS);
@@ -205,10 +269,12 @@ final class GroupingSorter implements SortedIndex {
     }
   }
 
-  /** A hash of the partition and the key bytes, eight at a time. */
-  private static int hash(byte[] data, int from, int to, int partition) {
+  /** A hash of the partition and the key bytes, eight at a time; {@code head} is the first eight. */
+  private static int hash(byte[] data, int from, int to, int partition, long head) {
     long h = (partition + 1) * MIX + (to - from);
-    int i = from;
+    h = (head ^ h) * MIX;
+    h ^= h >>> 29;
+    int i = from + Long.BYTES;
     for (; i + Long.BYTES <= to; i += Long.BYTES) {
       h = ((long) LONGS.get(data, i) ^ h) * MIX;
       h ^= h >>> 29;

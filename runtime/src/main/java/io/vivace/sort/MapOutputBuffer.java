@@ -187,6 +187,9 @@ public final class MapOutputBuffer<K, V> {
     meta[m + KEY_START] = keyStart;
     meta[m + VALUE_START] = valueStart;
     meta[m + VALUE_END] = end;
+    if (grouper != null) {
+      grouper.add(data, meta, records);
+    }
     records++;
   }
 
@@ -502,7 +505,7 @@ public final class MapOutputBuffer<K, V> {
    * The serialisers' output stream: writes into the sort buffer, growing it up to the limit; bytes
    * of a record that cannot fit go to an overflow buffer instead.
    */
-  final class RecordSink extends OutputStream {
+  final class RecordSink extends OutputStream implements FieldSerializer.Sink {
     private final DataOutputBuffer overflow = new DataOutputBuffer();
     private final byte[] scratch = new byte[Long.BYTES + 1];
     private boolean overflowed;
@@ -510,8 +513,11 @@ public final class MapOutputBuffer<K, V> {
 
     void begin() {
       position = dataEnd;
-      overflowed = false;
-      overflow.reset();
+      if (overflowed) {
+        // reset only after use: DataOutputBuffer.reset is synchronized, a lock per record
+        overflowed = false;
+        overflow.reset();
+      }
     }
 
     boolean overflowed() {
@@ -533,8 +539,8 @@ public final class MapOutputBuffer<K, V> {
       return record;
     }
 
-    /** As {@link WritableUtils#writeVInt}. */
-    void writeVInt(int v) throws IOException {
+    @Override
+    public void writeVInt(int v) throws IOException {
       if (!overflowed && position + scratch.length <= data.length) {
         position = VarInts.write(v, data, position);
       } else {
@@ -542,11 +548,8 @@ public final class MapOutputBuffer<K, V> {
       }
     }
 
-    /**
-     * The low {@code bytes} bytes of {@code v}, big-endian: {@link java.io.DataOutput#writeInt}
-     * with 4, {@link java.io.DataOutput#writeLong} with 8.
-     */
-    void writeBigEndian(long v, int bytes) throws IOException {
+    @Override
+    public void writeBigEndian(long v, int bytes) throws IOException {
       boolean inPlace = !overflowed && position + bytes <= data.length;
       byte[] target = inPlace ? data : scratch;
       int at = inPlace ? position : 0;

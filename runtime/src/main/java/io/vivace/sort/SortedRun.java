@@ -5,12 +5,13 @@ import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.util.Progress;
 
 /** The records of one partition of a sorted {@link MapOutputBuffer}, read in place. */
-final class SortedRun implements KnownEqualKeys {
+final class SortedRun implements BufferedRun {
 
   private final byte[] data;
   private final int[] meta;
   private final SortedIndex index;
   private final int[] order;
+  private final int from;
   private final int end;
   private int next;
   private boolean keyRepeats;
@@ -24,6 +25,7 @@ final class SortedRun implements KnownEqualKeys {
     this.meta = meta;
     this.index = index;
     this.order = index.order();
+    this.from = from;
     this.next = from;
     this.end = to;
   }
@@ -46,6 +48,41 @@ final class SortedRun implements KnownEqualKeys {
   @Override
   public boolean currentKeyRepeats(byte[] bytes, int offset) {
     return keyRepeats && bytes == data && offset == key.getPosition();
+  }
+
+  @Override
+  public int from() {
+    return from;
+  }
+
+  @Override
+  public int to() {
+    return end;
+  }
+
+  @Override
+  public byte[] data() {
+    return data;
+  }
+
+  @Override
+  public int keyStart(int position) {
+    return meta[order[position] * MapOutputBuffer.META_INTS + MapOutputBuffer.KEY_START];
+  }
+
+  @Override
+  public int keyEnd(int position) {
+    return meta[order[position] * MapOutputBuffer.META_INTS + MapOutputBuffer.VALUE_START];
+  }
+
+  @Override
+  public int valueEnd(int position) {
+    return meta[order[position] * MapOutputBuffer.META_INTS + MapOutputBuffer.VALUE_END];
+  }
+
+  @Override
+  public boolean keyRepeats(int position) {
+    return index.keyRepeats(position);
   }
 
   @Override

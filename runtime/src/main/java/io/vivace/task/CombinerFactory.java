@@ -1,6 +1,7 @@
 package io.vivace.task;
 
 import io.vivace.shuffle.SegmentWriter;
+import io.vivace.sort.BufferedRun;
 import io.vivace.sort.Combiner;
 import io.vivace.sort.KnownEqualKeys;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.ReduceContext;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
@@ -44,6 +46,9 @@ final class CombinerFactory {
     @SuppressWarnings("rawtypes")
     final SerializedRecordWriter output;
     final RawComparator<?> grouping;
+    /** Read the combiner's input keys and values in place, for one combiner run after another. */
+    final FieldReader<?> keyReader;
+    final FieldReader<?> valueReader;
 
     Base(TaskAttempt attempt) throws IOException {
       this.attempt = attempt;
@@ -53,13 +58,22 @@ final class CombinerFactory {
       this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass(), reporter.frameworkCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
+      this.keyReader = FieldReader.of(attempt.env().serialization(), conf.getMapOutputKeyClass());
+      this.valueReader = FieldReader.of(attempt.env().serialization(), conf.getMapOutputValueClass());
     }
 
-    /** A reduce context grouping the sorted input with the combiner grouping comparator. */
+    /**
+     * A reduce context grouping the sorted input with the combiner grouping comparator: over a
+     * sort buffer's run, one reading it in place; over merged runs, Hadoop's.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    ReduceContextImpl groupedInput(RawKeyValueIterator in, RecordWriter writer)
+    ReduceContext groupedInput(RawKeyValueIterator in, RecordWriter writer)
         throws IOException, InterruptedException {
       JobConf conf = attempt.conf();
+      if (in instanceof BufferedRun run) {
+        return new BufferedRunContext(conf, attempt.id(), run, inputRecords, writer,
+            attempt.reporter(), grouping, keyReader, valueReader);
+      }
       RawComparator comparator = in instanceof KnownEqualKeys known
           ? new RepeatedKeyComparator(grouping, known) : grouping;
       return new ReduceContextImpl(conf, attempt.id(), in, null, inputRecords, writer, null,
@@ -95,7 +109,7 @@ final class CombinerFactory {
         public void close(TaskAttemptContext context) {
         }
       };
-      ReduceContextImpl context = groupedInput(in, writer);
+      ReduceContext context = groupedInput(in, writer);
       combiner.run(new WrappedReducer().getReducerContext(context));
     }
   }
@@ -113,7 +127,7 @@ final class CombinerFactory {
       org.apache.hadoop.mapred.Reducer combiner =
           ReflectionUtils.newInstance(attempt.conf().getCombinerClass(), attempt.conf());
       OutputCollector collector = output::write;
-      ReduceContextImpl context = groupedInput(in, null);
+      ReduceContext context = groupedInput(in, null);
       try {
         while (context.nextKey()) {
           combiner.reduce(context.getCurrentKey(), context.getValues().iterator(), collector,

@@ -1,27 +1,36 @@
 package io.vivace.task;
 
 import io.vivace.shuffle.SegmentWriter;
+import io.vivace.shuffle.VarInts;
+import io.vivace.sort.FieldSerializer;
 import java.io.IOException;
-import org.apache.hadoop.io.DataOutputBuffer;
+import java.io.OutputStream;
+import java.util.Arrays;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapreduce.Counter;
 
-/** Serialises key/value objects with the job's serialisations and appends them to a segment. */
+/**
+ * Serialises key/value objects with the job's serialisations and appends them to a segment; Text,
+ * IntWritable and LongWritable are written straight into the record's bytes ({@link
+ * FieldSerializer}).
+ */
 final class SerializedRecordWriter<K, V> {
 
-  private final DataOutputBuffer buffer = new DataOutputBuffer();
-  private final Serializer<K> keySerializer;
-  private final Serializer<V> valueSerializer;
+  private final RecordBytes buffer = new RecordBytes();
+  private final FieldSerializer<K> keySerializer;
+  private final FieldSerializer<V> valueSerializer;
   private final Counter records;
   private SegmentWriter out;
 
   SerializedRecordWriter(SerializationFactory factory, Class<K> keyClass, Class<V> valueClass,
                          Counter records) throws IOException {
-    this.keySerializer = factory.getSerializer(keyClass);
-    this.valueSerializer = factory.getSerializer(valueClass);
-    keySerializer.open(buffer);
-    valueSerializer.open(buffer);
+    Serializer<K> keys = factory.getSerializer(keyClass);
+    Serializer<V> values = factory.getSerializer(valueClass);
+    keys.open(buffer);
+    values.open(buffer);
+    this.keySerializer = FieldSerializer.of(keys, buffer);
+    this.valueSerializer = FieldSerializer.of(values, buffer);
     this.records = records;
   }
 
@@ -30,12 +39,52 @@ final class SerializedRecordWriter<K, V> {
   }
 
   void write(K key, V value) throws IOException {
-    buffer.reset();
+    buffer.length = 0;
     keySerializer.serialize(key);
-    int keyLength = buffer.getLength();
+    int keyLength = buffer.length;
     valueSerializer.serialize(value);
-    byte[] data = buffer.getData();
-    out.append(data, 0, keyLength, data, keyLength, buffer.getLength() - keyLength);
+    out.append(buffer.bytes, 0, keyLength, buffer.bytes, keyLength, buffer.length - keyLength);
     records.increment(1);
+  }
+
+  /** One record's bytes; unlike a DataOutputBuffer, no lock per byte written. */
+  private static final class RecordBytes extends OutputStream implements FieldSerializer.Sink {
+    private byte[] bytes = new byte[64];
+    private int length;
+
+    private void ensure(int more) {
+      if (length + more > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+      }
+    }
+
+    @Override
+    public void write(int b) {
+      ensure(1);
+      bytes[length++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      ensure(len);
+      System.arraycopy(b, off, bytes, length, len);
+      length += len;
+    }
+
+    @Override
+    public void writeVInt(int v) {
+      ensure(Long.BYTES + 1);
+      length = VarInts.write(v, bytes, length);
+    }
+
+    @Override
+    public void writeBigEndian(long v, int bytes) {
+      ensure(bytes);
+      for (int i = bytes - 1; i >= 0; i--) {
+        this.bytes[length + i] = (byte) v;
+        v >>>= 8;
+      }
+      length += bytes;
+    }
   }
 }

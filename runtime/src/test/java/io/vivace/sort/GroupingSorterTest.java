@@ -76,8 +76,19 @@ class GroupingSorterTest {
 
   /** Sorts the chunk and checks the order; returns whether the sorter grouped. */
   private static boolean sortAndCheck(Chunk chunk, int partitions, RawComparator<?> comparator) {
+    return sortAndCheck(chunk, partitions, comparator, chunk.data.getData());
+  }
+
+  /** As above, sorting the chunk's records in {@code data}, which holds the chunk's bytes. */
+  private static boolean sortAndCheck(Chunk chunk, int partitions, RawComparator<?> comparator, byte[] data) {
     GroupingSorter sorter = new GroupingSorter(comparator, new IndexSorter(comparator, new SortBuffers()));
-    sorter.sort(chunk.data.getData(), chunk.meta, chunk.records, partitions);
+    return sortAndCheck(sorter, chunk, partitions, comparator, data);
+  }
+
+  /** Sorts with {@code sorter}, which may have grouped some of the records as they were added. */
+  private static boolean sortAndCheck(GroupingSorter sorter, Chunk chunk, int partitions,
+                                      RawComparator<?> comparator, byte[] data) {
+    sorter.sort(data, chunk.meta, chunk.records, partitions);
     int[] order = sorter.order();
     boolean[] seen = new boolean[chunk.records];
     assertEquals(0, sorter.partitionStart(0));
@@ -166,6 +177,66 @@ class GroupingSorterTest {
         data[3 + length + i] ^= (byte) 0x80;
       }
     }
+  }
+
+  /** A key's first 8 bytes, by one load or, at the array's end, byte by byte; never what follows. */
+  @Test
+  void headIsTheKeysFirstBytesWhateverFollowsThem() {
+    Random random = new Random(9);
+    for (int length = 0; length <= 12; length++) {
+      for (int after = 0; after <= 9; after++) {
+        byte[] data = new byte[2 + length + after];
+        random.nextBytes(data);
+        long expected = 0;
+        for (int i = Math.min(length, 8) - 1; i >= 0; i--) {
+          expected = (expected << 8) | (data[2 + i] & 0xFF);
+        }
+        assertEquals(expected, GroupingSorter.head(data, 2, length), "length " + length + ", " + after + " after");
+        for (int i = 2 + length; i < data.length; i++) {
+          data[i] ^= 0x5A;
+        }
+        assertEquals(expected, GroupingSorter.head(data, 2, length), "length " + length + ", " + after + " after");
+      }
+    }
+  }
+
+  /** Short keys up to the array's last byte: the keys there are read without an 8-byte load. */
+  @Test
+  void shortKeysAtTheEndOfTheArrayAreGrouped() throws IOException {
+    String[] words = {"", "a", "ab", "abc", "abcdefg", "abcdefgh", "abcdefghi", "b", "ba"};
+    Chunk chunk = chunk(3_000, 2, 6, n -> new Text(words[n % words.length]));
+    byte[] exact = java.util.Arrays.copyOf(chunk.data.getData(), chunk.data.getLength());
+    assertTrue(sortAndCheck(chunk, 2, WritableComparator.get(Text.class), exact));
+  }
+
+  /**
+   * Records grouped as they are added, chunk after chunk on one sorter, give the same order as
+   * grouping at sort time; a chunk whose records were not all added is grouped again by sort, and
+   * so is an empty one (no groups left from the chunk before).
+   */
+  @Test
+  void recordsGroupedAsTheyAreAdded() throws IOException {
+    RawComparator<?> comparator = WritableComparator.get(Text.class);
+    GroupingSorter sorter = new GroupingSorter(comparator, new IndexSorter(comparator, new SortBuffers()));
+    for (int round = 0; round < 3; round++) {
+      int seed = 10 + round;
+      Chunk chunk = chunk(6_000, 3, seed, n -> new Text("w" + n % (40 + seed)));
+      for (int r = 0; r < chunk.records; r++) {
+        sorter.add(chunk.data.getData(), chunk.meta, r);
+      }
+      assertTrue(sortAndCheck(sorter, chunk, 3, comparator, chunk.data.getData()));
+    }
+    Chunk partly = chunk(5_000, 2, 20, n -> new Text("p" + n % 30));
+    for (int r = 0; r < 2_000; r++) {
+      sorter.add(partly.data.getData(), partly.meta, r);
+    }
+    assertTrue(sortAndCheck(sorter, partly, 2, comparator, partly.data.getData()));
+    assertTrue(sortAndCheck(sorter, new Chunk(), 2, comparator, new byte[0]));
+    Chunk distinct = chunk(9_000, 2, 21, n -> new Text("d" + n));
+    for (int r = 0; r < distinct.records; r++) {
+      sorter.add(distinct.data.getData(), distinct.meta, r);
+    }
+    assertFalse(sortAndCheck(sorter, distinct, 2, comparator, distinct.data.getData()));
   }
 
   @Test
