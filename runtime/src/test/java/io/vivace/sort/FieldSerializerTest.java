@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentReader;
 import io.vivace.shuffle.ShuffleMemory;
-import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -46,20 +44,6 @@ class FieldSerializerTest {
 
   private final Counters counters = new Counters();
 
-  /** A Text that writes itself upper-cased: its own write must be used, not Text's. */
-  public static final class LoudText extends Text {
-    public LoudText() {
-    }
-
-    LoudText(String s) {
-      super(s);
-    }
-
-    @Override
-    public void write(DataOutput out) throws IOException {
-      new Text(toString().toUpperCase(Locale.ROOT)).write(out);
-    }
-  }
 
   private <K, V> MapOutputBuffer<K, V> buffer(Class<K> keyClass, Class<V> valueClass, long limit)
       throws IOException {

@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.vivace.shuffle.SegmentWriter;
+import io.vivace.sort.LoudText;
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutput;
 import java.io.IOException;
 import java.util.List;
-import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.IntWritable;
@@ -27,20 +26,6 @@ import org.junit.jupiter.api.Test;
  */
 class SerializedRecordWriterTest {
 
-  /** A Text that writes itself upper-cased: its own write must be used, not Text's. */
-  public static final class LoudText extends Text {
-    public LoudText() {
-    }
-
-    LoudText(String s) {
-      super(s);
-    }
-
-    @Override
-    public void write(DataOutput out) throws IOException {
-      new Text(toString().toUpperCase(Locale.ROOT)).write(out);
-    }
-  }
 
   /** The segment Hadoop's serialisers give for these records. */
   @SuppressWarnings({"unchecked", "rawtypes"})
