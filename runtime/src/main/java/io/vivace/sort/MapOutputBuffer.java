@@ -73,7 +73,6 @@ public final class MapOutputBuffer<K, V> {
   private final GroupingSorter grouper;
   private final SortedIndex sorted;
   private final RecordSink sink = new RecordSink();
-  private final SortedGather gather = new SortedGather();
   private final FieldSerializer<K> keySerializer;
   private final FieldSerializer<V> valueSerializer;
   /** Sorted runs so far: combined chunks kept in memory, and spills on local disk. */
@@ -252,8 +251,8 @@ public final class MapOutputBuffer<K, V> {
         continue;
       }
       if (settings.combiner() == null) {
-        gather.write(data, meta, sorted.order(), sorted.partitionStart(p), sorted.partitionStart(p + 1),
-            out.startPartition(p));
+        buffers.gather.write(data, meta, sorted.order(), sorted.partitionStart(p),
+            sorted.partitionStart(p + 1), out.startPartition(p));
       } else {
         writeRun(sortedPartition(p), out.startPartition(p), true);
       }

@@ -14,6 +14,8 @@ final class SortBuffers {
   int[] scratchOrder = new int[0];
   long[] keys = new long[0];
   long[] scratchKeys = new long[0];
+  /** Its 64 KB block is per worker, not per task: 5,000 one-record maps would allocate 320 MB. */
+  final SortedGather gather = new SortedGather();
 
   static SortBuffers ofCurrentThread() {
     return OF_THREAD.get();
