@@ -61,6 +61,45 @@ class SortedGatherTest {
     }
   }
 
+  /**
+   * Equal keys keep their input order, so a first record of every length from 0 to 130 bytes
+   * shifts where the 100-byte records after it fall in the 64 KB block: one of the shifts leaves
+   * less room at a block's end than a record plus its real headers but not less than the record
+   * alone, and others hit each byte around the block's end.
+   */
+  @Test
+  void recordsEndingAtEveryOffsetAroundTheBlockEndAreWrittenWhole() throws IOException {
+    int records = 1_400;
+    for (int pad = 0; pad <= 130; pad++) {
+      DataOutputBuffer data = new DataOutputBuffer();
+      int[] meta = new int[records * MapOutputBuffer.META_INTS];
+      for (int r = 0; r < records; r++) {
+        int m = r * MapOutputBuffer.META_INTS;
+        meta[m + MapOutputBuffer.KEY_START] = data.getLength();
+        new Text("").write(data);
+        meta[m + MapOutputBuffer.VALUE_START] = data.getLength();
+        data.write(new byte[r == 0 ? pad : 100]);
+        meta[m + MapOutputBuffer.VALUE_END] = data.getLength();
+      }
+      IndexSorter sorter = new IndexSorter(new Text.Comparator(), new SortBuffers());
+      sorter.sort(data.getData(), meta, records, 1);
+
+      ByteArrayOutputStream expectedBytes = new ByteArrayOutputStream();
+      SegmentWriter expected = new SegmentWriter(expectedBytes);
+      SortedRun run = new SortedRun(data.getData(), meta, sorter, 0, records);
+      while (run.next()) {
+        expected.append(run.getKey(), run.getValue());
+      }
+      ByteArrayOutputStream gatheredBytes = new ByteArrayOutputStream();
+      SegmentWriter gathered = new SegmentWriter(gatheredBytes);
+      new SortedGather().write(data.getData(), meta, sorter.order(), 0, records, gathered);
+
+      assertEquals(records, gathered.records(), "records after a first record of " + pad + " bytes");
+      assertArrayEquals(expectedBytes.toByteArray(), gatheredBytes.toByteArray(),
+          "segment after a first record of " + pad + " bytes");
+    }
+  }
+
   private static String randomString(Random random, int length) {
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < length; i++) {
