@@ -23,7 +23,7 @@ final class VivaceScript {
   private static final List<String> INHERITED_SETTINGS_TO_DROP = List.of(
       "HADOOP_CONF_DIR", "HADOOP_CLASSPATH", "HADOOP_USER_CLASSPATH_FIRST", "HADOOP_OPTS",
       "HADOOP_CLIENT_OPTS", "HADOOP_ROOT_LOGGER", "HADOOP_HEAPSIZE_MAX", "VIVACE_OPTS",
-      "VIVACE_HEAPSIZE");
+      "VIVACE_HEAPSIZE", "VIVACE_JIT", "VIVACE_CDS");
 
   record Result(int exitCode, String stdout, String stderr) {
 
@@ -33,11 +33,25 @@ final class VivaceScript {
   }
 
   private final Path workDir;
+  private final Path script;
   private final Map<String, String> env = new HashMap<>();
+  private boolean testClassPath = true;
 
   /** A script run from {@code workDir}, where its process writes its output files too. */
   VivaceScript(Path workDir) {
+    this(workDir, repositoryRoot().resolve("vivace"));
+  }
+
+  /** A copy of the script, at {@code script}, with a Vivace home of its own around it. */
+  VivaceScript(Path workDir, Path script) {
     this.workDir = workDir;
+    this.script = script;
+  }
+
+  /** The script finds its class path in its home's build, as it does for a user. */
+  VivaceScript withItsOwnClassPath() {
+    testClassPath = false;
+    return this;
   }
 
   VivaceScript env(String name, String value) {
@@ -74,12 +88,15 @@ final class VivaceScript {
 
   Result run(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
-    command.add(repositoryRoot().resolve("vivace").toString());
+    command.add(script.toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
     Map<String, String> processEnv = builder.environment();
     INHERITED_SETTINGS_TO_DROP.forEach(processEnv::remove);
-    processEnv.put("VIVACE_CLASSPATH", testClassPath());
+    processEnv.remove("VIVACE_CLASSPATH");
+    if (testClassPath) {
+      processEnv.put("VIVACE_CLASSPATH", testClassPath());
+    }
     processEnv.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
     processEnv.put("TMPDIR", workDir.toString());
     processEnv.putAll(env);
