@@ -7,7 +7,6 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
-import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /** A reduce attempt of a job written against the new {@code mapreduce} API. */
@@ -26,7 +25,7 @@ final class NewApiReduceTask {
     try (MergingIterator input = ReduceInput.open(attempt)) {
       OutputWriters.NewApiDirect writer = OutputWriters.newApiDirect(attempt,
           reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
-      ReduceContextImpl reduceContext = new ReduceContextImpl(conf, attempt.id(), input,
+      StreamingReduceContext reduceContext = new StreamingReduceContext(conf, attempt.id(), input,
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS),
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
           (RawComparator) conf.getOutputValueGroupingComparator(), conf.getMapOutputKeyClass(),
