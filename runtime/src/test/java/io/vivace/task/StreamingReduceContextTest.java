@@ -265,19 +265,6 @@ class StreamingReduceContextTest {
         BufferedRunContextTest.textOrder(), MarkBeforeFirst::new);
   }
 
-  public static class LongSum extends Tracing<LongWritable, LongWritable> {
-    @Override
-    protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
-        throws IOException, InterruptedException {
-      long sum = 0;
-      for (LongWritable v : values) {
-        trace.saw("value", key, v);
-        sum += v.get();
-      }
-      context.write(key, new LongWritable(sum));
-    }
-  }
-
   @Test
   void longWritableKeysAndValuesAreReadInPlace() throws Exception {
     Random random = new Random(7);
@@ -286,7 +273,7 @@ class StreamingReduceContextTest {
       records.add(new Writable[] {new LongWritable(k), new LongWritable(random.nextLong())});
     }
     assertSameAsHadoop(records, LongWritable.class, LongWritable.class, new LongWritable.Comparator(),
-        LongSum::new);
+        BufferedRunContextTest.LongSum::new);
   }
 
   /** Values of another class (the job's deserialiser), marked and replayed. */
