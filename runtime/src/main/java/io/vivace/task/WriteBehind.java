@@ -1,6 +1,7 @@
 package io.vivace.task;
 
 import io.vivace.counters.FileSystemBytes;
+import io.vivace.merge.HelperThreads;
 import io.vivace.shuffle.LocalFileStatistics;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -87,10 +88,7 @@ final class WriteBehind<K, V> {
       free.add(new Batch<>(keyClass, valueClass));
     }
     this.current = free.poll();
-    this.thread = new Thread(this::drain, name);
-    thread.setDaemon(true);
-    thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
-    thread.start();
+    this.thread = HelperThreads.start(this::drain, name);
   }
 
   /**
@@ -240,18 +238,7 @@ final class WriteBehind<K, V> {
   }
 
   private void joinThread() {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    HelperThreads.join(thread);
     if (io != null) {
       LocalFileStatistics.charge(io);
       io = null;
