@@ -11,21 +11,29 @@ import org.apache.hadoop.fs.Path;
  */
 public final class FileSystemBytes {
 
-  private final List<FileSystem.Statistics> statistics = new ArrayList<>();
+  private final FileSystem.Statistics[] statistics;
   /**
    * The creating thread and its statistics data: tasks ask once or twice per record, and each
    * {@code getThreadStatistics()} is a thread-local lookup.
    */
   private final Thread owner = Thread.currentThread();
-  private final List<FileSystem.Statistics.StatisticsData> ownerData = new ArrayList<>();
+  private final FileSystem.Statistics.StatisticsData[] ownerData;
+  /** The owner's data when the scheme has one statistics object (the usual case), else null. */
+  private final FileSystem.Statistics.StatisticsData single;
 
   public FileSystemBytes(String scheme) {
+    List<FileSystem.Statistics> matching = new ArrayList<>();
     for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
       if (s.getScheme().equalsIgnoreCase(scheme)) {
-        statistics.add(s);
-        ownerData.add(s.getThreadStatistics());
+        matching.add(s);
       }
     }
+    statistics = matching.toArray(new FileSystem.Statistics[0]);
+    ownerData = new FileSystem.Statistics.StatisticsData[statistics.length];
+    for (int i = 0; i < statistics.length; i++) {
+      ownerData[i] = statistics[i].getThreadStatistics();
+    }
+    single = ownerData.length == 1 ? ownerData[0] : null;
   }
 
   /** Meter for the file system of {@code path} (its scheme, or the default file system's). */
@@ -39,21 +47,25 @@ public final class FileSystemBytes {
 
   public long read() {
     long total = 0;
-    for (int i = 0; i < statistics.size(); i++) {
+    for (int i = 0; i < statistics.length; i++) {
       total += threadData(i).getBytesRead();
     }
     return total;
   }
 
   public long written() {
+    Thread current = Thread.currentThread();
+    if (single != null && current == owner) {
+      return single.getBytesWritten();
+    }
     long total = 0;
-    for (int i = 0; i < statistics.size(); i++) {
+    for (int i = 0; i < statistics.length; i++) {
       total += threadData(i).getBytesWritten();
     }
     return total;
   }
 
   private FileSystem.Statistics.StatisticsData threadData(int i) {
-    return Thread.currentThread() == owner ? ownerData.get(i) : statistics.get(i).getThreadStatistics();
+    return Thread.currentThread() == owner ? ownerData[i] : statistics[i].getThreadStatistics();
   }
 }

@@ -7,13 +7,24 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
-import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /** A reduce attempt of a job written against the new {@code mapreduce} API. */
 final class NewApiReduceTask {
 
+  /** Whether a reduce's output format writes on a thread of its own (default: see outputThread). */
+  static final String OUTPUT_THREAD = "vivace.reduce.output.thread";
+
   private NewApiReduceTask() {
+  }
+
+  /**
+   * By default when the job has fewer reduces than the machine has cores, as the merge thread
+   * ({@link ReduceInput#MERGE_THREAD}): then a core would otherwise idle during the reduces.
+   */
+  static boolean outputThread(TaskAttempt attempt) {
+    return attempt.conf().getBoolean(OUTPUT_THREAD,
+        attempt.env().reduces() < Runtime.getRuntime().availableProcessors());
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -25,8 +36,8 @@ final class NewApiReduceTask {
     Reducer reducer = ReflectionUtils.newInstance(context.getReducerClass(), conf);
     try (MergingIterator input = ReduceInput.open(attempt)) {
       OutputWriters.NewApiDirect writer = OutputWriters.newApiDirect(attempt,
-          reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
-      ReduceContextImpl reduceContext = new ReduceContextImpl(conf, attempt.id(), input,
+          reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS), outputThread(attempt));
+      StreamingReduceContext reduceContext = new StreamingReduceContext(conf, attempt.id(), input,
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS),
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
           (RawComparator) conf.getOutputValueGroupingComparator(), conf.getMapOutputKeyClass(),

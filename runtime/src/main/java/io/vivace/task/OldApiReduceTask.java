@@ -1,11 +1,10 @@
 package io.vivace.task;
 
-import org.apache.hadoop.io.RawComparator;
+import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
 import io.vivace.merge.MergingIterator;
 import org.apache.hadoop.mapred.Reducer;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.apache.hadoop.mapreduce.task.ReduceContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /** A reduce attempt of a job written against the old {@code mapred} API. */
@@ -23,15 +22,10 @@ final class OldApiReduceTask {
     OutputWriters.OldApiDirect out = OutputWriters.oldApiDirect(attempt,
         reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
     try (MergingIterator input = ReduceInput.open(attempt)) {
-      // Hadoop's own grouping: one call per run of keys equal under the grouping comparator.
-      ReduceContextImpl groups = new ReduceContextImpl(job, attempt.id(), input,
-          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS),
-          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), null, null, reporter,
-          (RawComparator) job.getOutputValueGroupingComparator(), job.getMapOutputKeyClass(),
-          job.getMapOutputValueClass());
-      while (groups.nextKey()) {
-        reducer.reduce(groups.getCurrentKey(), groups.getValues().iterator(), out, reporter);
-      }
+      OldApiValues values = new OldApiValues(input, job.getOutputValueGroupingComparator(),
+          job.getMapOutputKeyClass(), job.getMapOutputValueClass(), new SerializationFactory(job),
+          reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), reporter);
+      values.reduceAll(reducer, out, reporter, reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS));
       reducer.close();
     } catch (Exception | Error e) {
       org.apache.hadoop.io.IOUtils.closeStream(reducer);

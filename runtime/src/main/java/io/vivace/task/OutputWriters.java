@@ -53,11 +53,24 @@ final class OutputWriters {
     void recordWritten() {
       records.increment(1);
     }
+
+    void addBytesWritten(long bytes) {
+      bytesWritten.increment(bytes);
+    }
   }
 
   /** The new-API output format's writer for the attempt, counted. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   static <K, V> NewApiDirect<K, V> newApiDirect(TaskAttempt attempt, Counter records)
+      throws IOException, InterruptedException, ClassNotFoundException {
+    return newApiDirect(attempt, records, false);
+  }
+
+  /**
+   * The new-API output format's writer for the attempt, counted; with {@code writeBehind}, its
+   * writes made on a thread of their own where {@link WriteBehind} can.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static <K, V> NewApiDirect<K, V> newApiDirect(TaskAttempt attempt, Counter records, boolean writeBehind)
       throws IOException, InterruptedException, ClassNotFoundException {
     TaskAttemptContext context = attempt.newApiContext();
     org.apache.hadoop.mapreduce.OutputFormat format =
@@ -66,7 +79,12 @@ final class OutputWriters {
     long before = tracker.beforeWrite();
     RecordWriter<K, V> real = format.getRecordWriter(context);
     tracker.afterWrite(before);
-    return new NewApiDirect<>(real, attempt.reporter(), tracker);
+    String dir = attempt.conf().get(FileOutputFormat.OUTDIR);
+    WriteBehind<K, V> behind = writeBehind && dir != null
+        ? WriteBehind.of(real, format.getClass().getName(), context.getOutputKeyClass(),
+            context.getOutputValueClass(), new Path(dir), attempt.conf(), "vivace-output-" + attempt.idText())
+        : null;
+    return new NewApiDirect<>(real, attempt.reporter(), tracker, behind);
   }
 
   /** The old-API output format's writer for the attempt ({@code part-NNNNN}), counted. */
@@ -87,16 +105,24 @@ final class OutputWriters {
     private final RecordWriter<K, V> real;
     private final TaskReporter reporter;
     private final OutputTracker tracker;
+    /** Null where the writes are made on the task's thread. */
+    private final WriteBehind<K, V> behind;
 
-    private NewApiDirect(RecordWriter<K, V> real, TaskReporter reporter, OutputTracker tracker) {
+    private NewApiDirect(RecordWriter<K, V> real, TaskReporter reporter, OutputTracker tracker,
+                         WriteBehind<K, V> behind) {
       this.real = real;
       this.reporter = reporter;
       this.tracker = tracker;
+      this.behind = behind;
     }
 
     @Override
     public void write(K key, V value) throws IOException, InterruptedException {
       reporter.checkKilled();
+      if (behind != null && behind.accept(key, value)) {
+        tracker.recordWritten();
+        return;
+      }
       long before = tracker.beforeWrite();
       real.write(key, value);
       tracker.afterWrite(before);
@@ -105,6 +131,14 @@ final class OutputWriters {
 
     @Override
     public void close(TaskAttemptContext context) throws IOException, InterruptedException {
+      if (behind != null) {
+        try {
+          tracker.addBytesWritten(behind.finish());
+        } catch (IOException | RuntimeException | Error e) {
+          closeQuietly(context);
+          throw e;
+        }
+      }
       long before = tracker.beforeWrite();
       real.close(context);
       tracker.afterWrite(before);
@@ -112,6 +146,9 @@ final class OutputWriters {
 
     /** Closes the file of a failing attempt, keeping the failure's own exception. */
     void closeQuietly(TaskAttemptContext context) {
+      if (behind != null) {
+        behind.abandon();
+      }
       try {
         real.close(context);
       } catch (Exception | LinkageError ignored) {

@@ -144,7 +144,7 @@ class BufferedRunContextTest {
   }
 
   /** What a reducer saw and wrote, in order. */
-  private static final class Trace {
+  static final class Trace {
     final List<String> events = new ArrayList<>();
     Object firstKey;
     Object firstValue;
@@ -215,7 +215,7 @@ class BufferedRunContextTest {
   }
 
   /** Sorted word counts: words of 1 to 20 letters (Text keys of up to 8 bytes and longer). */
-  private static List<Writable[]> words(long seed, int count, int vocabulary) {
+  static List<Writable[]> words(long seed, int count, int vocabulary) {
     Random random = new Random(seed);
     List<String> words = new ArrayList<>();
     for (int i = 0; i < vocabulary; i++) {
@@ -237,7 +237,7 @@ class BufferedRunContextTest {
     return records;
   }
 
-  private static RawComparator<Text> textOrder() {
+  static RawComparator<Text> textOrder() {
     return new Text.Comparator();
   }
 
@@ -291,7 +291,7 @@ class BufferedRunContextTest {
   }
 
   /** Groups keys by their first letter: distinct key bytes in one group, the key changing within. */
-  private static final class FirstLetter extends WritableComparator {
+  static final class FirstLetter extends WritableComparator {
     FirstLetter() {
       super(Text.class);
     }
