@@ -52,7 +52,10 @@ public final class MergeAhead {
   private final String threadName;
   private final ClassLoader loader;
   private boolean running;
+  /** A map output was published since the thread last looked for a merge. */
   private boolean published;
+  /** The thread waits for the next publish. */
+  private boolean waiting;
   private long files;
   private int nextPartition;
 
@@ -71,13 +74,22 @@ public final class MergeAhead {
    * Merges {@code shuffle}'s on-disk map outputs ahead of their reduces from now on, into files in
    * {@code dir} stored with {@code codec}, in key order as {@code comparators} give it (one per thread).
    */
-  public static void attach(ShuffleRegistry shuffle, int factor, Supplier<? extends RawComparator<?>> comparators,
-                            SegmentCodec codec, File dir, String threadName, ClassLoader loader) {
+  public static MergeAhead attach(ShuffleRegistry shuffle, int factor,
+                                  Supplier<? extends RawComparator<?>> comparators, SegmentCodec codec, File dir,
+                                  String threadName, ClassLoader loader) {
     if (factor < 2) {
-      return; // the reduce's own merge says why the factor is wrong
+      return null; // the reduce's own merge says why the factor is wrong
     }
     MergeAhead merge = new MergeAhead(shuffle, factor, comparators, codec, dir, threadName, loader);
     shuffle.onPublish(merge::published);
+    return merge;
+  }
+
+  /** Waits until no merge is under way or due for the outputs published so far. */
+  synchronized void awaitIdle() throws InterruptedException {
+    while (running && (published || !waiting)) {
+      wait();
+    }
   }
 
   /** Wakes the thread; starts it when the first output on disk comes (fewer files then need no merge). */
@@ -178,19 +190,24 @@ public final class MergeAhead {
 
   /** Waits for the next map output on disk; false when the thread should end (no merge can follow). */
   private synchronized boolean awaitPublish() {
-    while (!published) {
-      if (shuffle.closed() || shuffle.pendingMaps() == 0) {
-        running = false;
-        return false;
-      }
-      try {
+    try {
+      while (!published) {
+        if (shuffle.closed() || shuffle.pendingMaps() == 0) {
+          running = false;
+          return false;
+        }
+        waiting = true;
+        notifyAll();
         wait(IDLE_WAIT_MS);
-      } catch (InterruptedException e) {
-        running = false;
-        return false;
       }
+      published = false;
+      return true;
+    } catch (InterruptedException e) {
+      running = false;
+      return false;
+    } finally {
+      waiting = false;
+      notifyAll();
     }
-    published = false;
-    return true;
   }
 }
