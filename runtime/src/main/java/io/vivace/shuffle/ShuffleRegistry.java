@@ -128,6 +128,16 @@ public final class ShuffleRegistry {
     return segments;
   }
 
+  /** The stored bytes of {@code partition}'s map outputs, merged ahead or not: what its reduce shuffles. */
+  public synchronized long mapOutputBytes(int partition) {
+    long bytes = 0;
+    for (MapOutput output : outputs) {
+      Segment s = output == null ? null : output.partition(partition);
+      bytes += s == null ? 0 : s.length();
+    }
+    return bytes;
+  }
+
   /** What the merges ahead of {@code partition} did, for its reduce's counters. */
   public synchronized MergedAhead mergedAhead(int partition) {
     Partition state = partitions[partition];

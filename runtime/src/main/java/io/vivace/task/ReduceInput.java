@@ -28,10 +28,7 @@ final class ReduceInput {
     JobConf conf = attempt.conf();
     TaskReporter reporter = attempt.reporter();
     List<Segment> segments = attempt.env().shuffle().segmentsFor(attempt.partition());
-    long bytes = 0;
-    for (Segment s : segments) {
-      bytes += s.length();
-    }
+    long bytes = attempt.env().shuffle().mapOutputBytes(attempt.partition());
     reporter.frameworkCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
     reporter.frameworkCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
     reporter.frameworkCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());

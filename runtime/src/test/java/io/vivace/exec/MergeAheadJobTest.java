@@ -39,8 +39,14 @@ class MergeAheadJobTest {
   Path root;
 
   private FinishedJob run(Path input, boolean mergeAhead) throws Exception {
-    return JobFixtures.runNewApiJob(VIVACE, root.resolve(mergeAhead ? "ahead" : "not-ahead"), input,
+    return run(input, mergeAhead, false);
+  }
+
+  private FinishedJob run(Path input, boolean mergeAhead, boolean compressed) throws Exception {
+    return JobFixtures.runNewApiJob(VIVACE, root.resolve((mergeAhead ? "ahead" : "not-ahead")
+            + (compressed ? "-compressed" : "")), input,
         (conf, in, out) -> {
+          conf.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, compressed);
           conf.setInt(MRJobConfig.IO_SORT_MB, 1);
           conf.setInt(MRJobConfig.IO_SORT_FACTOR, 3);
           conf.setBoolean(MergeAhead.ENABLED, mergeAhead);
@@ -70,6 +76,13 @@ class MergeAheadJobTest {
     // equal keys may come in another order of their values: compare each part's records as a set
     assertEquals(sortedParts(notAhead), sortedParts(ahead));
 
+    // the reduces shuffled what the maps wrote, however much of it was merged ahead (compressed,
+    // a merged file's size is not the sum of its inputs')
+    FinishedJob compressed = run(input, true, true);
+    assertTrue(compressed.succeeded(), compressed.job().getStatus().getFailureInfo());
+    assertEquals(sortedParts(notAhead), sortedParts(compressed));
+    assertEquals(compressed.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES),
+        compressed.counter(TaskCounter.REDUCE_SHUFFLE_BYTES));
     long recordBytes = ahead.counter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES) / (MAPS * 6000L);
     long mergedAhead = 0;
     for (TaskReport reduce : ahead.job().getTaskReports(TaskType.REDUCE)) {
