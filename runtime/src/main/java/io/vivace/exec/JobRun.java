@@ -109,7 +109,7 @@ public final class JobRun {
       }
     }
     io.vivace.shuffle.ShuffleRegistry shuffle = new io.vivace.shuffle.ShuffleRegistry(mapCount, reduceCount);
-    if (reduceCount > 0 && conf.getBoolean(MergeAhead.ENABLED, true)) {
+    if (reduceCount > 0 && conf.getBoolean(MergeAhead.ENABLED, false)) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
           conf::getOutputKeyComparator, mapOutputCodec, new File(submission.jobDir(), "merge-ahead"),
           "vivace-merge-ahead-" + id, conf.getClassLoader());
