@@ -4,6 +4,7 @@ import io.vivace.client.JobResources;
 import io.vivace.commit.OutputCommitters;
 import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
+import io.vivace.merge.MergeAhead;
 import io.vivace.plan.InputSplits;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
@@ -107,9 +108,14 @@ public final class JobRun {
         unusableCodec = e;
       }
     }
+    io.vivace.shuffle.ShuffleRegistry shuffle = new io.vivace.shuffle.ShuffleRegistry(mapCount, reduceCount);
+    if (reduceCount > 0 && conf.getBoolean(MergeAhead.ENABLED, false)) {
+      MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
+          conf::getOutputKeyComparator, mapOutputCodec, new File(submission.jobDir(), "merge-ahead"),
+          "vivace-merge-ahead-" + id, conf.getClassLoader());
+    }
     this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
-        new io.vivace.shuffle.ShuffleRegistry(mapCount), shuffleMemory, mapOutputCodec,
-        submission.jobDir());
+        shuffle, shuffleMemory, mapOutputCodec, submission.jobDir());
     org.apache.hadoop.mapred.JobID oldApiId = org.apache.hadoop.mapred.JobID.downgrade(id);
     this.attemptIds = new AttemptIdFormat(oldApiId);
     this.maps = new TaskInProgress[mapCount];

@@ -1,12 +1,9 @@
 package io.vivace.merge;
 
-import io.vivace.shuffle.FileSegment;
 import io.vivace.shuffle.LocalFileStatistics;
-import io.vivace.shuffle.PartitionedFileWriter;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.SegmentCompressor;
-import io.vivace.shuffle.SegmentWriter;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -246,18 +243,8 @@ public final class SegmentMerger {
   private Segment mergeToFile(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor)
       throws IOException {
     File file = new File(tempDir, "merge_" + tempNames.incrementAndGet() + ".out");
-    PartitionedFileWriter out = new PartitionedFileWriter(file, 1, compressor);
-    try (MergingIterator in = new MergingIterator(batch, comparator, new ArrayList<>())) {
-      SegmentWriter writer = out.startPartition(0);
-      while (in.next()) {
-        writer.append(in.getKey(), in.getValue());
-      }
-      spilledRecords.addAndGet(out.records());
-      FileSegment[] result = out.finish();
-      return result[0];
-    } catch (IOException | RuntimeException e) {
-      out.discard();
-      throw e;
-    }
+    IntermediateFile.Written written = IntermediateFile.write(batch, comparator, compressor, file, () -> false);
+    spilledRecords.addAndGet(written.records());
+    return written.segment();
   }
 }

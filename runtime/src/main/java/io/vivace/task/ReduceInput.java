@@ -1,7 +1,9 @@
 package io.vivace.task;
 
 import io.vivace.merge.SegmentMerger;
+import io.vivace.shuffle.LocalFileStatistics;
 import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.ShuffleRegistry;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.mapred.JobConf;
@@ -26,10 +28,7 @@ final class ReduceInput {
     JobConf conf = attempt.conf();
     TaskReporter reporter = attempt.reporter();
     List<Segment> segments = attempt.env().shuffle().segmentsFor(attempt.partition());
-    long bytes = 0;
-    for (Segment s : segments) {
-      bytes += s.length();
-    }
+    long bytes = attempt.env().shuffle().mapOutputBytes(attempt.partition());
     reporter.frameworkCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
     reporter.frameworkCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
     reporter.frameworkCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
@@ -37,7 +36,11 @@ final class ReduceInput {
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
         attempt.scratchDir(), attempt.env().mapOutputCodec(), mergeThreads(attempt));
     MergingIterator merged = merger.merge(segments);
-    reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords());
+    // merges ahead of the reduce, while maps ran, count as the reduce's own (as Hadoop's reduce
+    // counts its on-disk merges during the shuffle): spilled records and local file bytes
+    ShuffleRegistry.MergedAhead ahead = attempt.env().shuffle().mergedAhead(attempt.partition());
+    LocalFileStatistics.charge(ahead.io());
+    reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords() + ahead.records());
     return merged;
   }
 

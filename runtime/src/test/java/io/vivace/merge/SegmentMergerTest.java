@@ -61,7 +61,7 @@ class SegmentMergerTest {
     return java.util.Arrays.copyOf(out.getData(), out.getLength());
   }
 
-  private static void append(SegmentWriter writer, KV kv) throws IOException {
+  static void append(SegmentWriter writer, KV kv) throws IOException {
     byte[] k = encodeInt(kv.key());
     byte[] v = encodeText(kv.value());
     writer.append(k, 0, k.length, v, 0, v.length);
@@ -94,7 +94,7 @@ class SegmentMergerTest {
   }
 
   /** A sorted run of {@code n} records with keys from {@code [0, keyRange)}, values "s<segment>#<i>". */
-  private static List<KV> sortedRun(Random random, int segment, int n, int keyRange) {
+  static List<KV> sortedRun(Random random, int segment, int n, int keyRange) {
     int[] keys = new int[n];
     for (int i = 0; i < n; i++) {
       keys[i] = random.nextInt(keyRange) - keyRange / 3; // negative keys exercise IntWritable's order
@@ -107,7 +107,7 @@ class SegmentMergerTest {
     return run;
   }
 
-  private static List<KV> drain(MergingIterator it) throws IOException {
+  static List<KV> drain(MergingIterator it) throws IOException {
     List<KV> out = new ArrayList<>();
     while (it.next()) {
       IntWritable k = new IntWritable();
@@ -127,7 +127,7 @@ class SegmentMergerTest {
     return all;
   }
 
-  private static void assertSortedPermutation(List<List<KV>> runs, List<KV> merged) {
+  static void assertSortedPermutation(List<List<KV>> runs, List<KV> merged) {
     for (int i = 1; i < merged.size(); i++) {
       assertTrue(merged.get(i - 1).key() <= merged.get(i).key(), "merge output out of order at " + i);
     }

@@ -1,0 +1,53 @@
+package io.vivace.merge;
+
+import io.vivace.shuffle.FileSegment;
+import io.vivace.shuffle.PartitionedFileWriter;
+import io.vivace.shuffle.Segment;
+import io.vivace.shuffle.SegmentCompressor;
+import io.vivace.shuffle.SegmentWriter;
+import java.io.File;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.io.RawComparator;
+
+/** Merges sorted segments into one segment of a new local file: an intermediate merge's output. */
+final class IntermediateFile {
+
+  /** Records between two looks at whether the merge was called off. */
+  private static final int CANCEL_CHECK_RECORDS = 4096;
+
+  /** The merged segment and the records written into it. */
+  record Written(Segment segment, long records) {
+  }
+
+  private IntermediateFile() {
+  }
+
+  /**
+   * Writes the merge of {@code batch} into {@code file} (compressed when {@code compressor} is not
+   * null); the inputs stay as they are. A failure, or {@code cancelled} turning true, deletes the file.
+   */
+  static Written write(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor,
+                       File file, BooleanSupplier cancelled) throws IOException {
+    PartitionedFileWriter out = new PartitionedFileWriter(file, 1, compressor);
+    try (MergingIterator in = new MergingIterator(batch, comparator, new ArrayList<>())) {
+      SegmentWriter writer = out.startPartition(0);
+      long n = 0;
+      while (in.next()) {
+        writer.append(in.getKey(), in.getValue());
+        if (++n % CANCEL_CHECK_RECORDS == 0 && cancelled.getAsBoolean()) {
+          throw new InterruptedIOException("merge into " + file + " called off");
+        }
+      }
+      long records = out.records();
+      FileSegment[] result = out.finish();
+      return new Written(result[0], records);
+    } catch (IOException | RuntimeException | Error e) {
+      out.discard();
+      throw e;
+    }
+  }
+}
