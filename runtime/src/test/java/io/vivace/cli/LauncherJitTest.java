@@ -68,23 +68,23 @@ class LauncherJitTest {
   }
 
   @Test
-  void jobsGetC2ThresholdsAHundredTimesTheJvmsOwn() throws Exception {
-    assertEquals(List.of("Tier4InvocationThreshold=500000", "Tier4MinInvocationThreshold=60000",
-            "Tier4CompileThreshold=1500000", "Tier4BackEdgeThreshold=4000000"),
+  void jobsGetTheJvmsOwnThresholdsByDefault() throws Exception {
+    assertEquals(List.of("Tier4InvocationThreshold=5000", "Tier4MinInvocationThreshold=600",
+            "Tier4CompileThreshold=15000", "Tier4BackEdgeThreshold=40000"),
         printThresholds(new VivaceScript(workDir)).stdout().lines().toList());
   }
 
   @Test
-  void vivaceJitJvmLeavesTheJvmsOwnThresholds() throws Exception {
-    assertEquals(List.of("Tier4InvocationThreshold=5000", "Tier4MinInvocationThreshold=600",
-            "Tier4CompileThreshold=15000", "Tier4BackEdgeThreshold=40000"),
-        printThresholds(new VivaceScript(workDir).env("VIVACE_JIT", "jvm"))
+  void vivaceJitTunedRaisesC2ThresholdsAHundredTimes() throws Exception {
+    assertEquals(List.of("Tier4InvocationThreshold=500000", "Tier4MinInvocationThreshold=60000",
+            "Tier4CompileThreshold=1500000", "Tier4BackEdgeThreshold=4000000"),
+        printThresholds(new VivaceScript(workDir).env("VIVACE_JIT", "tuned"))
             .stdout().lines().toList());
   }
 
   @Test
-  void vivaceOptsOverridesOneThreshold() throws Exception {
-    List<String> printed = printThresholds(new VivaceScript(workDir)
+  void vivaceOptsOverridesOneTunedThreshold() throws Exception {
+    List<String> printed = printThresholds(new VivaceScript(workDir).env("VIVACE_JIT", "tuned")
         .env("VIVACE_OPTS", "-XX:Tier4InvocationThreshold=7000")).stdout().lines().toList();
     assertEquals("Tier4InvocationThreshold=7000", printed.get(0));
     assertEquals("Tier4BackEdgeThreshold=4000000", printed.get(3));
