@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -51,10 +48,10 @@ class OldApiTokenCountConformanceTest {
     Path refOut = tmp.resolve("out-" + Frameworks.REFERENCE);
     Path futOut = tmp.resolve("out-under-test");
     Runs.Result ref = Runs.tool(Frameworks.REFERENCE, tmp.resolve("scratch-ref"),
-        new OldApiTokenCountTool(), args(options, input, refOut)).assertSucceeded();
+        new OldApiTokenCountTool(), Runs.args(options, input, refOut)).assertSucceeded();
     OldApiTokenCountTool futTool = new OldApiTokenCountTool();
     Runs.Result run = Runs.tool(fut, tmp.resolve("scratch-fut"), futTool,
-        args(options, input, futOut)).assertSucceeded();
+        Runs.args(options, input, futOut)).assertSucceeded();
 
     String what = "old-API " + label + " (" + fut + " vs " + Frameworks.REFERENCE + ")";
     OutputDirs.assertCommitted(futOut, what + ", under test");
@@ -71,12 +68,5 @@ class OldApiTokenCountConformanceTest {
     assertEquals(OutputDirs.readPartLines(futOut).size(),
         CounterChecks.value(futCounters, TaskCounter.REDUCE_OUTPUT_RECORDS),
         what + ": reduce output records vs output lines");
-  }
-
-  private static String[] args(String[] options, Path input, Path out) {
-    List<String> a = new ArrayList<>(Arrays.asList(options));
-    a.add(input.toString());
-    a.add(out.toString());
-    return a.toArray(new String[0]);
   }
 }

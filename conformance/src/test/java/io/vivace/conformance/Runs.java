@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -65,5 +66,13 @@ public final class Runs {
     System.out.printf("[conformance] %s on %s: exit %d in %d ms, jobs %s%n", program, framework, rc,
         millis, jobs);
     return new Result(framework, program, rc, jobs, millis);
+  }
+
+  /** Generic options and program options, then the input and the output path. */
+  public static String[] args(String[] options, Path input, Path out) {
+    List<String> a = new ArrayList<>(Arrays.asList(options));
+    a.add(input.toString());
+    a.add(out.toString());
+    return a.toArray(new String[0]);
   }
 }

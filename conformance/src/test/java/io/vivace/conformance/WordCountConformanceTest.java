@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -49,9 +47,9 @@ class WordCountConformanceTest {
     WordCountTool refTool = new WordCountTool();
     WordCountTool futTool = new WordCountTool();
     Runs.tool(Frameworks.REFERENCE, tmp.resolve("scratch-ref"), refTool,
-        args(options, input, refOut)).assertSucceeded();
+        Runs.args(options, input, refOut)).assertSucceeded();
     Runs.Result run = Runs.tool(fut, tmp.resolve("scratch-fut"), futTool,
-        args(options, input, futOut)).assertSucceeded();
+        Runs.args(options, input, futOut)).assertSucceeded();
 
     String what = "wordcount " + label + " (" + fut + " vs " + Frameworks.REFERENCE + ")";
     OutputDirs.assertCommitted(refOut, what + ", reference");
@@ -88,13 +86,6 @@ class WordCountConformanceTest {
     assertEquals(outLines.size(),
         CounterChecks.value(futCounters, TaskCounter.REDUCE_OUTPUT_RECORDS),
         what + ": reduce output records vs output lines");
-  }
-
-  private static String[] args(String[] options, Path input, Path out) {
-    List<String> a = new ArrayList<>(Arrays.asList(options));
-    a.add(input.toString());
-    a.add(out.toString());
-    return a.toArray(new String[0]);
   }
 
   /** Lines as LineRecordReader delivers them: LF or CRLF separated, a last unterminated line. */
