@@ -370,6 +370,98 @@ class BufferedRunContextTest {
     assertSameAsHadoop(words(6, 1500, 60), Text.class, IntWritable.class, textOrder(), MarkMidway::new);
   }
 
+  /**
+   * Mark and reset's corners: a clearMark during a reset (the mark ends with the reset; a reset
+   * before that is refused), a mark inside a reset, a reset with no mark, and where asked a mark
+   * after the value object was changed (Hadoop stores the object as it is then; a combiner's
+   * context replays the record as it was read).
+   */
+  public static class MarkCorners extends Tracing<Text, IntWritable> {
+    private final boolean changeValueBeforeMark;
+    private int group;
+
+    MarkCorners(boolean changeValueBeforeMark) {
+      this.changeValueBeforeMark = changeValueBeforeMark;
+    }
+
+    @Override
+    protected void reduce(Text key, Iterable<IntWritable> values, Context context)
+        throws IOException, InterruptedException {
+      MarkableIterator<IntWritable> it = new MarkableIterator<>(values.iterator());
+      int g = group++;
+      if (g % 3 == 0) {
+        tryReset(key, it);
+      }
+      IntWritable first = it.next();
+      if (changeValueBeforeMark) {
+        first.set(first.get() + 1000);
+      }
+      it.mark();
+      int n = 0;
+      while (it.hasNext() && n++ < 3) {
+        trace.saw("read", key, it.next());
+      }
+      it.reset();
+      if (g % 2 == 0) {
+        trace.saw("replay", key, it.next());
+        it.clearMark();
+        tryReset(key, it);
+        tryReset(key, it);
+      } else if (it.hasNext()) {
+        trace.saw("replay", key, it.next());
+        it.mark();
+        while (it.hasNext()) {
+          trace.saw("to the end", key, it.next());
+        }
+        it.reset();
+      }
+      while (it.hasNext()) {
+        trace.saw("rest", key, it.next());
+      }
+      tryReset(key, it);
+      while (it.hasNext()) {
+        trace.saw("after last reset", key, it.next());
+      }
+    }
+
+    private void tryReset(Text key, MarkableIterator<IntWritable> it) {
+      try {
+        it.reset();
+        trace.events.add("reset " + key);
+      } catch (IOException e) {
+        trace.events.add("reset refused " + key + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /** Marks before the first value of a key is read, then reads on and resets. */
+  public static class MarkBeforeFirst extends Tracing<Text, IntWritable> {
+    @Override
+    protected void reduce(Text key, Iterable<IntWritable> values, Context context)
+        throws IOException, InterruptedException {
+      MarkableIterator<IntWritable> it = new MarkableIterator<>(values.iterator());
+      it.mark();
+      while (it.hasNext()) {
+        trace.saw("pass 1", key, it.next());
+      }
+      it.reset();
+      while (it.hasNext()) {
+        trace.saw("pass 2", key, it.next());
+      }
+    }
+  }
+
+  @Test
+  void markAndResetCornersBehaveAsHadoopsBackupStore() throws Exception {
+    assertSameAsHadoop(words(9, 1500, 40), Text.class, IntWritable.class, textOrder(),
+        () -> new MarkCorners(false));
+  }
+
+  @Test
+  void aMarkBeforeTheFirstValueReplaysTheWholeGroup() throws Exception {
+    assertSameAsHadoop(words(10, 1200, 30), Text.class, IntWritable.class, textOrder(), MarkBeforeFirst::new);
+  }
+
   public static class LongSum extends Tracing<LongWritable, LongWritable> {
     @Override
     protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
