@@ -181,28 +181,39 @@ class MergeAheadTest {
     return files;
   }
 
-  /** A map output segment that counts how many of its kind are open at once. */
-  private record CountingSegment(Segment file, AtomicInteger openNow, AtomicInteger mostOpen) implements Segment {
+  /** A map output on disk that a test wraps: all but {@code open} go to the file's own segment. */
+  private interface ForwardingSegment extends Segment {
+    Segment file();
+
     @Override
-    public long length() {
-      return file.length();
+    default long length() {
+      return file().length();
     }
 
     @Override
-    public boolean inMemory() {
+    default boolean inMemory() {
       return false;
     }
 
     @Override
-    public boolean streamed() {
+    default boolean streamed() {
       return true;
     }
 
     @Override
-    public SegmentCodec codec() {
-      return file.codec();
+    default SegmentCodec codec() {
+      return file().codec();
     }
 
+    @Override
+    default void release() {
+      file().release();
+    }
+  }
+
+  /** A map output segment that counts how many of its kind are open at once. */
+  private record CountingSegment(Segment file, AtomicInteger openNow, AtomicInteger mostOpen)
+      implements ForwardingSegment {
     @Override
     public SegmentReader open() throws IOException {
       SegmentReader reader = file.open();
@@ -229,11 +240,6 @@ class MergeAheadTest {
           reader.close();
         }
       };
-    }
-
-    @Override
-    public void release() {
-      file.release();
     }
   }
 
@@ -312,27 +318,7 @@ class MergeAheadTest {
   }
 
   /** A map output whose records are read only once {@code go} opens: a merge of it stays under way. */
-  private record HeldSegment(Segment file, CountDownLatch reading, CountDownLatch go) implements Segment {
-    @Override
-    public long length() {
-      return file.length();
-    }
-
-    @Override
-    public boolean inMemory() {
-      return false;
-    }
-
-    @Override
-    public boolean streamed() {
-      return true;
-    }
-
-    @Override
-    public SegmentCodec codec() {
-      return file.codec();
-    }
-
+  private record HeldSegment(Segment file, CountDownLatch reading, CountDownLatch go) implements ForwardingSegment {
     @Override
     public SegmentReader open() throws IOException {
       reading.countDown();
@@ -342,11 +328,6 @@ class MergeAheadTest {
         throw new java.io.InterruptedIOException();
       }
       return file.open();
-    }
-
-    @Override
-    public void release() {
-      file.release();
     }
   }
 
