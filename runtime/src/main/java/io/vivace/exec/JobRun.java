@@ -8,6 +8,7 @@ import io.vivace.merge.MergeAhead;
 import io.vivace.plan.InputSplits;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
+import io.vivace.shuffle.ShuffleRegistry;
 import io.vivace.task.AttemptIdFormat;
 import io.vivace.task.TaskAttempt;
 import io.vivace.task.TaskEnvironment;
@@ -108,7 +109,7 @@ public final class JobRun {
         unusableCodec = e;
       }
     }
-    io.vivace.shuffle.ShuffleRegistry shuffle = new io.vivace.shuffle.ShuffleRegistry(mapCount, reduceCount);
+    ShuffleRegistry shuffle = new ShuffleRegistry(mapCount, reduceCount);
     if (reduceCount > 0 && conf.getBoolean(MergeAhead.ENABLED, false)) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
           conf::getOutputKeyComparator, mapOutputCodec, new File(submission.jobDir(), "merge-ahead"),
