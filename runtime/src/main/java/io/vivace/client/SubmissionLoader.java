@@ -3,6 +3,10 @@ package io.vivace.client;
 import io.vivace.exec.JobRun;
 import io.vivace.plan.InputSplits;
 import io.vivace.plan.SplitReader;
+import io.vivace.sandbox.JobClassNames;
+import io.vivace.sandbox.JobClassPath;
+import io.vivace.sandbox.JobSandbox;
+import io.vivace.sandbox.TaskLocalFileSystem;
 import java.io.File;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
@@ -38,22 +42,26 @@ final class SubmissionLoader {
     }
     String user = conf.getUser() != null ? conf.getUser()
         : UserGroupInformation.getCurrentUser().getShortUserName();
-    // A job-private identity gives the job its own cached FileSystem instances, so the local file
-    // system's working directory can be the job's working directory (cache symlinks live there).
+    // A job-private identity gives the job its own cached FileSystem instances: its local one
+    // resolves relative paths in the working directory of the task using it.
     UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
     ugi.addCredentials(credentials);
     ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
     try {
       return ugi.doAs((java.security.PrivilegedExceptionAction<JobRun.Submission>) () -> {
-        JobResources resources = JobResources.localize(conf, jobDir, clientLoader);
+        JobResources resources = JobResources.localize(conf, jobDir, dir, clientLoader);
         conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
-        FileSystem.getLocal(conf).setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
+        JobSandbox sandbox = new JobSandbox(id.toString(),
+            JobClassPath.of(conf.getClassLoader(), JobClassNames.of(conf)),
+            conf.getBoolean(JobSandbox.ISOLATION, true));
+        conf.setClassLoader(sandbox.jobLoader());
+        TaskLocalFileSystem.installFor(conf).setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(conf.getClassLoader());
         try {
           InputSplits splits = SplitReader.read(id, conf, dir);
-          return new JobRun.Submission(id, conf, dir, ugi, resources, splits, jobDir);
+          return new JobRun.Submission(id, conf, dir, ugi, resources, sandbox, splits, jobDir);
         } finally {
           thread.setContextClassLoader(previous);
         }

@@ -6,6 +6,9 @@ import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.merge.MergeAhead;
 import io.vivace.plan.InputSplits;
+import io.vivace.sandbox.JobSandbox;
+import io.vivace.sandbox.TaskScope;
+import io.vivace.sandbox.TaskWorkDir;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.ShuffleRegistry;
@@ -50,7 +53,7 @@ public final class JobRun {
 
   /** Everything a job needs that submission prepared. */
   public record Submission(JobID id, JobConf conf, Path submitDir, UserGroupInformation ugi,
-                           JobResources resources, InputSplits splits, File jobDir) {
+                           JobResources resources, JobSandbox sandbox, InputSplits splits, File jobDir) {
   }
 
   private final Submission submission;
@@ -73,6 +76,8 @@ public final class JobRun {
   private final int maxMapAttempts;
   private final int maxReduceAttempts;
   private final Runnable onFinish;
+  /** Where the job's own steps run: the job's working directory, exits failing the step. */
+  private final TaskScope jobScope;
 
   private OutputCommitter committer;
   private org.apache.hadoop.mapred.JobContextImpl jobContext;
@@ -132,6 +137,8 @@ public final class JobRun {
     this.queue = pool.register();
     this.historyFile = new File(JobHistoryWriter.historyDir(conf), id + ".jsonl");
     this.history = new JobHistoryWriter(historyFile);
+    this.jobScope = new TaskScope("job " + id, new TaskWorkDir(submission.resources().workDir(), java.util.Map.of()),
+        () -> { });
   }
 
   public JobID id() {
@@ -174,17 +181,26 @@ public final class JobRun {
     }
   }
 
-  private <T> T inJobContext(PrivilegedExceptionAction<T> action) throws Exception {
+  /** Runs job code as the job's user, with {@code loader} as the thread's context class loader, in {@code scope}. */
+  private <T> T inJobContext(ClassLoader loader, TaskScope scope, PrivilegedExceptionAction<T> action)
+      throws Exception {
     Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(conf.getClassLoader());
+    ClassLoader previousLoader = thread.getContextClassLoader();
+    TaskScope previousScope = TaskScope.enter(scope);
+    thread.setContextClassLoader(loader);
     try {
       return submission.ugi().doAs(action);
     } catch (UndeclaredThrowableException e) {
       throw e.getCause() instanceof Exception cause ? cause : e;
     } finally {
-      thread.setContextClassLoader(previous);
+      thread.setContextClassLoader(previousLoader);
+      TaskScope.restore(previousScope);
     }
+  }
+
+  /** Job code of the job's own steps (setup, commit, abort), as in the application master's JVM. */
+  private <T> T inJobContext(PrivilegedExceptionAction<T> action) throws Exception {
+    return inJobContext(conf.getClassLoader(), jobScope, action);
   }
 
   /** Runs a job-level step of the committer protocol; a failure fails the job. */
@@ -254,14 +270,19 @@ public final class JobRun {
     }
     // the attempt's configuration and ids (a good part of a small task's cost) outside the job's
     // lock, which every other worker takes to start and to finish its own attempts
-    TaskAttempt attempt = new TaskAttempt(env, attemptId, attemptIds.format(attemptId));
+    Thread worker = Thread.currentThread();
+    ClassLoader loader = submission.sandbox().loaderFor(worker.getId());
+    TaskAttempt attempt = new TaskAttempt(env, attemptId, attemptIds.format(attemptId), loader);
+    TaskScope scope = new TaskScope("task " + attempt.idText(),
+        new TaskWorkDir(new File(submission.jobDir(), "tasks/" + attempt.idText()), submission.resources().links()),
+        () -> stopAttempt(attempt, worker));
     long start = System.currentTimeMillis();
     synchronized (this) {
       if (terminating) {
         return;
       }
       tip.running = attempt;
-      tip.runningThread = Thread.currentThread();
+      tip.runningThread = worker;
       runningTips.add(tip);
       tip.status = TIPStatus.RUNNING;
       if (tip.startTime == 0) {
@@ -271,17 +292,30 @@ public final class JobRun {
           .increment(1);
     }
     // outside the job's lock: JOB_FINISHED cannot come before it, as the job ends only after this unit
-    history.attemptStarted(start, attempt.idText(), isMap ? "MAP" : "REDUCE", Thread.currentThread().getName());
-    if (isMap) {
-      attempt.reporter().frameworkCounter(TaskCounter.SPLIT_RAW_BYTES)
-          .increment(submission.splits().rawBytes()[tip.index]);
-    }
+    history.attemptStarted(start, attempt.idText(), isMap ? "MAP" : "REDUCE", worker.getName());
     try {
-      Object split = isMap ? submission.splits().splits()[tip.index] : null;
-      MapOutput output = inJobContext(() -> TaskRunner.run(attempt, split));
+      MapOutput output = inJobContext(loader, scope, () -> {
+        Object split = null;
+        if (isMap) {
+          InputSplits.Split read = submission.splits().read(tip.index, attempt.conf(), env.serialization());
+          attempt.reporter().frameworkCounter(TaskCounter.SPLIT_RAW_BYTES).increment(read.rawBytes());
+          split = read.split();
+        }
+        return TaskRunner.run(attempt, split);
+      });
       attemptSucceeded(tip, attempt, output, start);
     } catch (Throwable t) {
       attemptFailed(tip, attempt, t, start);
+    } finally {
+      scope.deleteWorkDir();
+    }
+  }
+
+  /** Asks an attempt to stop: at its next record, and by interrupt when another thread asks. */
+  private static void stopAttempt(TaskAttempt attempt, Thread worker) {
+    attempt.reporter().kill();
+    if (Thread.currentThread() != worker) {
+      worker.interrupt();
     }
   }
 
@@ -459,6 +493,7 @@ public final class JobRun {
     }
     try {
       org.apache.hadoop.fs.FileSystem.closeAllForUGI(submission.ugi());
+      submission.sandbox().close();
       submission.resources().close();
     } catch (IOException ex) {
       LOG.debug("closing job resources", ex);
