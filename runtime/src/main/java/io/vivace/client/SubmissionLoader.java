@@ -49,13 +49,14 @@ final class SubmissionLoader {
     ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
     try {
       return ugi.doAs((java.security.PrivilegedExceptionAction<JobRun.Submission>) () -> {
+        org.apache.hadoop.fs.LocalFileSystem localFs = TaskLocalFileSystem.installFor(conf);
         JobResources resources = JobResources.localize(conf, jobDir, dir, clientLoader);
         conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
         JobSandbox sandbox = new JobSandbox(id.toString(),
             JobClassPath.of(conf.getClassLoader(), JobClassNames.of(conf)),
             conf.getBoolean(JobSandbox.ISOLATION, true));
         conf.setClassLoader(sandbox.jobLoader());
-        TaskLocalFileSystem.installFor(conf).setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
+        localFs.setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(conf.getClassLoader());

@@ -25,6 +25,12 @@ public final class Engine {
   public static final String SLOTS = "vivace.slots";
   /** Heap for map outputs awaiting their reducers; default: a quarter of the maximum heap. */
   public static final String SHUFFLE_MEMORY_MB = "vivace.shuffle.memory.mb";
+  /** How long an attempt asked to stop (kill, timeout) may take before it is abandoned. */
+  public static final String KILL_GRACE_MS = "vivace.task.kill.grace.ms";
+  /** How long every slot must have been held before a job below its fair share is lent a worker. */
+  public static final String LEND_AFTER_MS = "vivace.scheduler.lend.after.ms";
+  /** How often the monitor looks at running attempts (timeouts, stops) and at starved jobs. */
+  private static final long MONITOR_INTERVAL_MILLIS = 100;
   /** Finished jobs kept for status queries. */
   private static final int RETAINED_JOBS = 1000;
 
@@ -33,6 +39,8 @@ public final class Engine {
   private final WorkerPool pool;
   private final ShuffleMemory shuffleMemory;
   private final String clusterId;
+  private final long killGraceNanos;
+  private final long lendAfterNanos;
   private final AtomicInteger nextJobNumber = new AtomicInteger();
   /** Keyed by the id's text: Hadoop's ids of the old and new API are never equal() to each other. */
   private final Map<String, JobRun> jobs = new LinkedHashMap<>();
@@ -45,6 +53,36 @@ public final class Engine {
     long shuffleBytes = conf.getLong(SHUFFLE_MEMORY_MB, defaultShuffle >> 20) << 20;
     this.shuffleMemory = new ShuffleMemory(shuffleBytes);
     this.clusterId = claimClusterId(conf);
+    this.killGraceNanos = conf.getLong(KILL_GRACE_MS, 500) * 1_000_000L;
+    this.lendAfterNanos = conf.getLong(LEND_AFTER_MS, 2000) * 1_000_000L;
+    Thread monitor = new Thread(this::monitor, "vivace-monitor");
+    monitor.setDaemon(true);
+    monitor.start();
+  }
+
+  /** Enforces task timeouts and stops, and lends workers to starved jobs ({@link WorkerPool}). */
+  private void monitor() {
+    while (true) {
+      try {
+        Thread.sleep(MONITOR_INTERVAL_MILLIS);
+        long now = System.nanoTime();
+        for (JobRun job : jobs()) {
+          if (!job.isComplete()) {
+            job.watch(now, killGraceNanos);
+          }
+        }
+        pool.lendIfStarved(lendAfterNanos);
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.error("engine monitor", e);
+      }
+    }
+  }
+
+  /** How long killing a job waits for it to end: the grace of its attempts, and a little more. */
+  public long killWaitMillis() {
+    return killGraceNanos / 1_000_000L + 500;
   }
 
   /** The engine of this JVM, started on first use with the given configuration's settings. */

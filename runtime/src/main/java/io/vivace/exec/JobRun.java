@@ -75,6 +75,8 @@ public final class JobRun {
   private final java.util.Set<TaskInProgress> runningTips = new java.util.LinkedHashSet<>();
   private final int maxMapAttempts;
   private final int maxReduceAttempts;
+  /** {@code mapreduce.task.timeout}: no progress for this long fails an attempt; 0 = never. */
+  private final long taskTimeoutMillis;
   private final Runnable onFinish;
   /** Where the job's own steps run: the job's working directory, exits failing the step. */
   private final TaskScope jobScope;
@@ -134,6 +136,7 @@ public final class JobRun {
     }
     this.maxMapAttempts = Math.max(1, conf.getInt(MRJobConfig.MAP_MAX_ATTEMPTS, 4));
     this.maxReduceAttempts = Math.max(1, conf.getInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 4));
+    this.taskTimeoutMillis = Math.max(0, conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS));
     this.queue = pool.register();
     this.historyFile = new File(JobHistoryWriter.historyDir(conf), id + ".jsonl");
     this.history = new JobHistoryWriter(historyFile);
@@ -153,27 +156,51 @@ public final class JobRun {
 
   // ---- work items -------------------------------------------------------------------------
 
-  private void enqueue(Runnable body) {
-    enqueue(body, false);
-  }
+  /**
+   * One piece of the job's work on a worker. Its end is counted once: when it returns, or earlier
+   * by whoever abandons it (an attempt that would not stop), so the job can end without it.
+   */
+  private final class Unit implements Runnable {
+    private final java.util.function.Consumer<Unit> body;
+    private boolean released;
 
-  private void enqueue(Runnable body, boolean first) {
-    inFlight++;
-    Runnable unit = () -> {
+    Unit(java.util.function.Consumer<Unit> body) {
+      this.body = body;
+    }
+
+    @Override
+    public void run() {
       try {
-        body.run();
+        body.accept(this);
       } catch (Throwable t) {
         LOG.error("Internal error in job " + id, t);
-        synchronized (this) {
+        synchronized (JobRun.this) {
           terminate(JobStatus.State.FAILED, "Internal error: " + StringUtils.stringifyException(t));
         }
       } finally {
-        synchronized (this) {
-          inFlight--;
+        synchronized (JobRun.this) {
+          release();
           maybeCleanup();
         }
       }
-    };
+    }
+
+    /** Guarded by the job's lock. */
+    void release() {
+      if (!released) {
+        released = true;
+        inFlight--;
+      }
+    }
+  }
+
+  private void enqueue(Runnable body) {
+    enqueue(unit -> body.run(), false);
+  }
+
+  private void enqueue(java.util.function.Consumer<Unit> body, boolean first) {
+    inFlight++;
+    Unit unit = new Unit(body);
     if (first) {
       pool.enqueueFirst(queue, unit);
     } else {
@@ -245,7 +272,7 @@ public final class JobRun {
         mapsComplete();
       }
       for (TaskInProgress tip : maps) {
-        enqueue(() -> runAttempt(tip));
+        enqueue(unit -> runAttempt(tip, unit), false);
       }
     }
   }
@@ -255,11 +282,11 @@ public final class JobRun {
       enqueue(this::commit);
     }
     for (TaskInProgress tip : reduces) {
-      enqueue(() -> runAttempt(tip));
+      enqueue(unit -> runAttempt(tip, unit), false);
     }
   }
 
-  private void runAttempt(TaskInProgress tip) {
+  private void runAttempt(TaskInProgress tip, Unit unit) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     org.apache.hadoop.mapred.TaskAttemptID attemptId;
     synchronized (this) {
@@ -283,6 +310,12 @@ public final class JobRun {
       }
       tip.running = attempt;
       tip.runningThread = worker;
+      tip.runningUnit = unit;
+      tip.runningSince = start;
+      tip.activity = -1;
+      tip.activityChangedNanos = System.nanoTime();
+      tip.stopAskedNanos = 0;
+      tip.timeoutMessage = null;
       runningTips.add(tip);
       tip.status = TIPStatus.RUNNING;
       if (tip.startTime == 0) {
@@ -305,7 +338,8 @@ public final class JobRun {
       });
       attemptSucceeded(tip, attempt, output, start);
     } catch (Throwable t) {
-      attemptFailed(tip, attempt, t, start);
+      Throwable exit = scope.exitError(); // an exit from another thread of the task stopped this one
+      attemptFailed(tip, attempt, exit != null ? exit : t, start);
     } finally {
       scope.deleteWorkDir();
     }
@@ -323,8 +357,16 @@ public final class JobRun {
                                              long start) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     long now = System.currentTimeMillis();
+    if (tip.running != attempt) { // abandoned: its end was recorded when it was given up on
+      if (output != null) {
+        output.release();
+      }
+      attempt.abort();
+      return;
+    }
     tip.running = null;
     tip.runningThread = null;
+    tip.runningUnit = null;
     runningTips.remove(tip);
     if (terminating) {
       if (output != null) {
@@ -361,10 +403,17 @@ public final class JobRun {
                                           long start) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     long now = System.currentTimeMillis();
+    if (tip.running != attempt) { // abandoned: its end was recorded when it was given up on
+      return;
+    }
     tip.running = null;
     tip.runningThread = null;
+    tip.runningUnit = null;
     runningTips.remove(tip);
-    boolean killed = terminating || tip.killRequested;
+    if (tip.timeoutMessage != null) {
+      cause = new java.util.concurrent.TimeoutException(tip.timeoutMessage);
+    }
+    boolean killed = (terminating || tip.killRequested) && tip.timeoutMessage == null;
     tip.killRequested = false;
     String diagnostic = StringUtils.stringifyException(cause);
     tip.diagnostics.add(diagnostic);
@@ -385,7 +434,7 @@ public final class JobRun {
     }
     if (tip.failures < (isMap ? maxMapAttempts : maxReduceAttempts)) {
       tip.status = TIPStatus.PENDING;
-      enqueue(() -> runAttempt(tip), true);
+      enqueue(unit -> runAttempt(tip, unit), true);
       return;
     }
     tip.status = TIPStatus.FAILED;
@@ -434,9 +483,9 @@ public final class JobRun {
     terminalState = finalState;
     failureInfo = info;
     inFlight -= pool.clear(queue);
+    long now = System.nanoTime();
     for (TaskInProgress tip : runningTips) {
-      tip.running.reporter().kill();
-      tip.runningThread.interrupt();
+      stop(tip, now);
     }
     maybeCleanup();
   }
@@ -502,16 +551,81 @@ public final class JobRun {
     synchronized (this) {
       state = finalState;
       finishTime = System.currentTimeMillis();
+      notifyAll();
     }
     onFinish.run();
   }
 
   // ---- client-facing views ----------------------------------------------------------------
 
-  public synchronized void kill() {
-    if (!isComplete()) {
-      terminate(JobStatus.State.KILLED, "Job " + id + " killed by the client");
+  /**
+   * Kills the job and waits, up to {@code waitMillis}, for it to end: its attempts stop or, after the
+   * engine's grace, are abandoned ({@link #watch}), then its output is aborted.
+   */
+  public void kill(long waitMillis) throws InterruptedException {
+    synchronized (this) {
+      if (!isComplete()) {
+        terminate(JobStatus.State.KILLED, "Job " + id + " killed by the client");
+      }
+      long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+      long left;
+      while (!isComplete() && (left = deadline - System.nanoTime()) > 0) {
+        wait(Math.max(1, left / 1_000_000L));
+      }
     }
+  }
+
+  // ---- the engine's monitor ---------------------------------------------------------------
+
+  /**
+   * Called by the engine's monitor every few hundred milliseconds: fails an attempt that made no
+   * progress (no record read or written, no counter, status or progress report) for the job's
+   * {@code mapreduce.task.timeout}, with Hadoop's message, and abandons an attempt that was asked
+   * to stop more than {@code graceNanos} ago and has not: its slot goes to a new worker at once.
+   */
+  synchronized void watch(long now, long graceNanos) {
+    for (TaskInProgress tip : new ArrayList<>(runningTips)) {
+      if (tip.stopAskedNanos != 0) {
+        if (now - tip.stopAskedNanos > graceNanos) {
+          abandon(tip);
+        }
+        continue;
+      }
+      long activity = tip.running.reporter().activity();
+      if (activity != tip.activity) {
+        tip.activity = activity;
+        tip.activityChangedNanos = now;
+      } else if (taskTimeoutMillis > 0 && now - tip.activityChangedNanos > taskTimeoutMillis * 1_000_000L) {
+        tip.timeoutMessage = "Task " + tip.running.idText() + " failed to report status for "
+            + taskTimeoutMillis / 1000 + " seconds. Killing!";
+        LOG.warn(tip.timeoutMessage);
+        stop(tip, now);
+      }
+    }
+  }
+
+  /** Asks a running attempt to stop: at its next record, and by interrupt. */
+  private void stop(TaskInProgress tip, long now) {
+    if (tip.stopAskedNanos == 0) {
+      tip.stopAskedNanos = now;
+    }
+    tip.running.reporter().kill();
+    tip.runningThread.interrupt();
+  }
+
+  /** Gives up on an attempt that will not stop: records its end now and frees its worker's slot. */
+  private void abandon(TaskInProgress tip) {
+    TaskAttempt attempt = tip.running;
+    Runnable work = tip.runningUnit;
+    if (!pool.abandon(tip.runningThread, work)) {
+      return;
+    }
+    LOG.warn("Task attempt " + attempt.idText() + " did not stop when asked; its thread ("
+        + tip.runningThread.getName() + ") is abandoned and a new worker takes its slot");
+    ((Unit) work).release();
+    attemptFailed(tip, attempt, new java.util.concurrent.CancellationException(
+        "task attempt " + attempt.idText() + " did not stop when asked and was abandoned"), tip.runningSince);
+    maybeCleanup();
   }
 
   /** Stops one running attempt; it is retried unless {@code shouldFail} made it count as failed. */
@@ -519,8 +633,7 @@ public final class JobRun {
     for (TaskInProgress tip : runningTips) {
       if (tip.running.id().toString().equals(attemptId.toString())) {
         tip.killRequested = !shouldFail;
-        tip.running.reporter().kill();
-        tip.runningThread.interrupt();
+        stop(tip, System.nanoTime());
         return true;
       }
     }

@@ -81,10 +81,16 @@ public final class TaskScope {
    * error): the attempt must not commit.
    */
   public void checkNoExit() {
-    String call = exitCall;
-    if (call != null) {
-      throw new TaskExitError(owner + " called " + call);
+    TaskExitError error = exitError();
+    if (error != null) {
+      throw error;
     }
+  }
+
+  /** What the attempt fails with when its code called an exit (from whichever thread); else null. */
+  public TaskExitError exitError() {
+    String call = exitCall;
+    return call == null ? null : new TaskExitError(owner + " called " + call);
   }
 
   /** Removes the working directory, if it was made. */
