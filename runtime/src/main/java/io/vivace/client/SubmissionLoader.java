@@ -3,7 +3,6 @@ package io.vivace.client;
 import io.vivace.exec.JobRun;
 import io.vivace.plan.InputSplits;
 import io.vivace.plan.SplitReader;
-import io.vivace.sandbox.JobClassNames;
 import io.vivace.sandbox.JobClassPath;
 import io.vivace.sandbox.JobSandbox;
 import io.vivace.sandbox.TaskLocalFileSystem;
@@ -53,7 +52,7 @@ final class SubmissionLoader {
         JobResources resources = JobResources.localize(conf, jobDir, dir, clientLoader);
         conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
         JobSandbox sandbox = new JobSandbox(id.toString(),
-            JobClassPath.of(conf.getClassLoader(), JobClassNames.of(conf)),
+            JobClassPath.of(conf.getClassLoader(), conf),
             conf.getBoolean(JobSandbox.ISOLATION, true));
         conf.setClassLoader(sandbox.jobLoader());
         localFs.setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));

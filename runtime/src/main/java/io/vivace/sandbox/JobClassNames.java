@@ -13,14 +13,14 @@ import org.apache.hadoop.conf.Configuration;
  * classes when those sit on the JVM's class path. Keys that come only from Hadoop's default or site
  * files (a cluster's proxy providers, schedulers...) name framework classes, not the job's.
  */
-public final class JobClassNames {
+final class JobClassNames {
 
   private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)+");
 
   private JobClassNames() {
   }
 
-  public static Set<String> of(Configuration conf) {
+  static Set<String> of(Configuration conf) {
     Set<String> names = new LinkedHashSet<>();
     for (Map.Entry<String, String> e : conf) {
       String key = e.getKey();

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Where a job's own classes come from, and those classes read and rewritten once for all the job's
@@ -29,18 +30,21 @@ public final class JobClassPath {
 
   private final ClassLoader source;
   private final Set<String> entries;
+  private final SharedClasses shared;
   private final ConcurrentHashMap<String, Optional<JobClass>> classes = new ConcurrentHashMap<>();
 
-  private JobClassPath(ClassLoader source, Set<String> entries) {
+  private JobClassPath(ClassLoader source, Set<String> entries, SharedClasses shared) {
     this.source = source;
     this.entries = entries;
+    this.shared = shared;
   }
 
   /**
-   * @param source     finds everything the job can load (its class loader)
-   * @param classNames classes the job names in its configuration
+   * @param source finds everything the job can load (its class loader)
+   * @param conf   the job's configuration: the classes it names, those it shares ({@link SharedClasses})
    */
-  public static JobClassPath of(ClassLoader source, Collection<String> classNames) {
+  public static JobClassPath of(ClassLoader source, Configuration conf) {
+    Collection<String> classNames = JobClassNames.of(conf);
     Set<String> entries = new LinkedHashSet<>();
     ClassLoader system = ClassLoader.getSystemClassLoader();
     for (ClassLoader l = source; l != null && l != system && l != system.getParent(); l = l.getParent()) {
@@ -63,7 +67,7 @@ public final class JobClassPath {
     }
     FrameworkJars framework = FrameworkJars.get();
     entries.removeIf(framework::contains);
-    return new JobClassPath(source, entries);
+    return new JobClassPath(source, entries, SharedClasses.of(conf));
   }
 
   public ClassLoader source() {
@@ -82,6 +86,9 @@ public final class JobClassPath {
   }
 
   private Optional<JobClass> read(String name) {
+    if (shared.contains(name)) {
+      return Optional.empty();
+    }
     String resource = resourceName(name);
     URL url = source.getResource(resource);
     if (url == null) {
