@@ -31,6 +31,8 @@ public final class Engine {
   public static final String LEND_AFTER_MS = "vivace.scheduler.lend.after.ms";
   /** How often the monitor looks at running attempts (timeouts, stops) and at starved jobs. */
   private static final long MONITOR_INTERVAL_MILLIS = 100;
+  /** How long a JVM shutdown waits for the jobs it kills to end. */
+  private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
   /** Finished jobs kept for status queries. */
   private static final int RETAINED_JOBS = 1000;
 
@@ -38,7 +40,7 @@ public final class Engine {
 
   private final WorkerPool pool;
   private final ShuffleMemory shuffleMemory;
-  private final String clusterId;
+  private final EngineLease lease;
   private final long killGraceNanos;
   private final long lendAfterNanos;
   private final AtomicInteger nextJobNumber = new AtomicInteger();
@@ -52,12 +54,48 @@ public final class Engine {
     long defaultShuffle = Runtime.getRuntime().maxMemory() / 4;
     long shuffleBytes = conf.getLong(SHUFFLE_MEMORY_MB, defaultShuffle >> 20) << 20;
     this.shuffleMemory = new ShuffleMemory(shuffleBytes);
-    this.clusterId = claimClusterId(conf);
+    File engines = EngineLease.enginesRoot(conf.get("hadoop.tmp.dir", "/tmp"));
+    this.lease = EngineLease.claim(engines);
+    Leftovers.collect(engines, lease.clusterId(), conf);
     this.killGraceNanos = conf.getLong(KILL_GRACE_MS, 500) * 1_000_000L;
     this.lendAfterNanos = conf.getLong(LEND_AFTER_MS, 2000) * 1_000_000L;
     Thread monitor = new Thread(this::monitor, "vivace-monitor");
     monitor.setDaemon(true);
     monitor.start();
+    // through Hadoop's hook manager, ahead of its own hook that closes every FileSystem: the jobs'
+    // aborts still need theirs
+    org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(this::killAllOnShutdown,
+        org.apache.hadoop.fs.FileSystem.SHUTDOWN_HOOK_PRIORITY + 10, SHUTDOWN_WAIT_MILLIS + 5000,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The JVM is ending (SIGINT, SIGTERM, {@code System.exit} in a driver) with jobs running: each is
+   * killed and aborted through its committer, its folders removed and its history closed as KILLED,
+   * within {@value #SHUTDOWN_WAIT_MILLIS} ms in all.
+   */
+  private void killAllOnShutdown() {
+    List<JobRun> running = new ArrayList<>();
+    for (JobRun job : jobs()) {
+      if (!job.isComplete()) {
+        running.add(job);
+        LOG.warn("Killing job " + job.id() + ": the JVM is shutting down");
+        job.terminate("Job " + job.id() + " killed: the JVM running it is shutting down");
+      }
+    }
+    long deadline = System.nanoTime() + SHUTDOWN_WAIT_MILLIS * 1_000_000L;
+    for (JobRun job : running) {
+      try {
+        job.awaitCompletion(Math.max(0, (deadline - System.nanoTime()) / 1_000_000L));
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (!job.isComplete()) {
+        LOG.warn("Job " + job.id() + " did not end within " + SHUTDOWN_WAIT_MILLIS + " ms of the shutdown;"
+            + " the next engine on this hadoop.tmp.dir will remove what it leaves");
+      }
+    }
+    lease.release();
   }
 
   /** Enforces task timeouts and stops, and lends workers to starved jobs ({@link WorkerPool}). */
@@ -93,24 +131,6 @@ public final class Engine {
     return instance;
   }
 
-  /**
-   * Job ids look like Hadoop's ({@code job_<start millis>_<n>}). The start time is made unique
-   * among engines sharing {@code hadoop.tmp.dir} by claiming a directory named after it.
-   */
-  private static String claimClusterId(Configuration conf) {
-    File root = new File(conf.get("hadoop.tmp.dir", "/tmp"), "vivace/engines");
-    root.mkdirs();
-    long ts = System.currentTimeMillis();
-    for (int i = 0; i < 1000; i++, ts++) {
-      File claim = new File(root, Long.toString(ts));
-      if (claim.mkdir()) {
-        claim.deleteOnExit();
-        return Long.toString(ts);
-      }
-    }
-    return Long.toString(ts);
-  }
-
   public WorkerPool pool() {
     return pool;
   }
@@ -120,7 +140,7 @@ public final class Engine {
   }
 
   public JobID newJobId() {
-    return new JobID(clusterId, nextJobNumber.incrementAndGet());
+    return new JobID(lease.clusterId(), nextJobNumber.incrementAndGet());
   }
 
   /** Registers and starts a prepared job. */
@@ -129,6 +149,7 @@ public final class Engine {
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, pool, shuffleMemory, () -> retire(holder[0]));
     holder[0] = job;
+    lease.record(job.id().toString(), job.files());
     synchronized (this) {
       jobs.put(job.id().toString(), job);
       submitted++;
@@ -147,6 +168,7 @@ public final class Engine {
   }
 
   private synchronized void retire(JobRun finished) {
+    lease.forget(finished.id().toString());
     if (jobs.size() > RETAINED_JOBS) {
       var it = jobs.values().iterator();
       while (jobs.size() > RETAINED_JOBS && it.hasNext()) {

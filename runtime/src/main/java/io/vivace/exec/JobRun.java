@@ -563,16 +563,31 @@ public final class JobRun {
    * engine's grace, are abandoned ({@link #watch}), then its output is aborted.
    */
   public void kill(long waitMillis) throws InterruptedException {
-    synchronized (this) {
-      if (!isComplete()) {
-        terminate(JobStatus.State.KILLED, "Job " + id + " killed by the client");
-      }
-      long deadline = System.nanoTime() + waitMillis * 1_000_000L;
-      long left;
-      while (!isComplete() && (left = deadline - System.nanoTime()) > 0) {
-        wait(Math.max(1, left / 1_000_000L));
-      }
+    terminate("Job " + id + " killed by the client");
+    awaitCompletion(waitMillis);
+  }
+
+  /** Kills the job (unless it is over) with {@code reason} as its failure info. */
+  synchronized void terminate(String reason) {
+    if (!isComplete()) {
+      terminate(JobStatus.State.KILLED, reason);
     }
+  }
+
+  /** Waits up to {@code millis} for the job to end. */
+  synchronized void awaitCompletion(long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
+    long left;
+    while (!isComplete() && (left = deadline - System.nanoTime()) > 0) {
+      wait(Math.max(1, left / 1_000_000L));
+    }
+  }
+
+  /** What the job keeps on disk while it runs, for {@link Leftovers} should the JVM die. */
+  EngineLease.JobFiles files() {
+    return new EngineLease.JobFiles(submission.jobDir().getAbsolutePath(), submission.submitDir().toString(),
+        conf.get(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.OUTDIR),
+        JobHistoryWriter.historyDir(conf).getAbsolutePath());
   }
 
   // ---- the engine's monitor ---------------------------------------------------------------
