@@ -23,8 +23,9 @@ public final class VivaceConf {
   /**
    * Checks a job's configuration when it is submitted, so that a bad value fails the submission
    * rather than the tasks that read it: every declared key it sets must have a value of the key's
-   * type. Returns the {@code vivace.*} keys it sets that the registry does not declare (a typo,
-   * most likely; nothing reads them), which it logs.
+   * type. Returns the {@code vivace.*} keys it sets that the registry does not declare, which it
+   * logs: a misspelt key would otherwise be ignored in silence (a job's own code may read such a
+   * key; Vivace does not).
    */
   public static Set<String> check(Configuration conf) {
     KeyRegistry registry = KeyRegistry.get();
@@ -40,8 +41,8 @@ public final class VivaceConf {
       }
     }
     if (!undeclared.isEmpty()) {
-      LOG.warn("ignored: {} not declared in {} (docs/configuration-keys.md lists the keys)",
-          undeclared, KeyRegistry.RESOURCE);
+      LOG.warn("{} set, but not declared in {}: Vivace does not read them"
+          + " (docs/configuration-keys.md lists the keys it does)", undeclared, KeyRegistry.RESOURCE);
     }
     return undeclared;
   }
