@@ -1,5 +1,6 @@
 package io.vivace.exec;
 
+import io.vivace.conf.VivaceConf;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.File;
 import java.util.ArrayList;
@@ -21,10 +22,6 @@ public final class Engine {
 
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
-  /** Worker threads shared by all jobs in the JVM; default: the number of cores. */
-  public static final String SLOTS = "vivace.slots";
-  /** Heap for map outputs awaiting their reducers; default: a quarter of the maximum heap. */
-  public static final String SHUFFLE_MEMORY_MB = "vivace.shuffle.memory.mb";
   /** Finished jobs kept for status queries. */
   private static final int RETAINED_JOBS = 1000;
 
@@ -39,10 +36,9 @@ public final class Engine {
   private int submitted;
 
   private Engine(Configuration conf) {
-    int slots = conf.getInt(SLOTS, Runtime.getRuntime().availableProcessors());
+    int slots = VivaceConf.getInt(conf, "vivace.slots");
     this.pool = new WorkerPool(slots);
-    long defaultShuffle = Runtime.getRuntime().maxMemory() / 4;
-    long shuffleBytes = conf.getLong(SHUFFLE_MEMORY_MB, defaultShuffle >> 20) << 20;
+    long shuffleBytes = VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20;
     this.shuffleMemory = new ShuffleMemory(shuffleBytes);
     this.clusterId = claimClusterId(conf);
   }
@@ -87,6 +83,7 @@ public final class Engine {
 
   /** Registers and starts a prepared job. */
   public JobRun start(JobRun.Submission submission) {
+    VivaceConf.check(submission.conf());
     warnAboutSettingsNotApplied(submission.conf());
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, pool, shuffleMemory, () -> retire(holder[0]));
@@ -101,9 +98,9 @@ public final class Engine {
 
   /** Says so when a job asks for what this engine does not do, rather than ignoring it silently. */
   private void warnAboutSettingsNotApplied(Configuration conf) {
-    int slots = conf.getInt(SLOTS, pool.slots());
+    int slots = VivaceConf.isSet(conf, "vivace.slots") ? VivaceConf.getInt(conf, "vivace.slots") : pool.slots();
     if (slots != pool.slots()) {
-      LOG.warn(SLOTS + "=" + slots + " ignored: this JVM's engine already runs " + pool.slots()
+      LOG.warn("vivace.slots=" + slots + " ignored: this JVM's engine already runs " + pool.slots()
           + " worker threads (set it before the JVM's first Vivace job)");
     }
   }

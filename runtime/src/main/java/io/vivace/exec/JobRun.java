@@ -2,6 +2,7 @@ package io.vivace.exec;
 
 import io.vivace.client.JobResources;
 import io.vivace.commit.OutputCommitters;
+import io.vivace.conf.VivaceConf;
 import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.merge.MergeAhead;
@@ -110,7 +111,7 @@ public final class JobRun {
       }
     }
     ShuffleRegistry shuffle = new ShuffleRegistry(mapCount, reduceCount);
-    if (reduceCount > 0 && conf.getBoolean(MergeAhead.ENABLED, false)) {
+    if (reduceCount > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
           conf::getOutputKeyComparator, mapOutputCodec, new File(submission.jobDir(), "merge-ahead"),
           "vivace-merge-ahead-" + id, conf.getClassLoader());

@@ -39,11 +39,6 @@ public final class MergeAhead {
 
   private static final Logger LOG = LoggerFactory.getLogger(MergeAhead.class);
 
-  /**
-   * Whether a job merges its on-disk map outputs while maps run; default false: on 2 cores it
-   * slowed terasort 1 GB (docs/performance.md, merge round 4).
-   */
-  public static final String ENABLED = "vivace.reduce.merge.ahead";
   /** How long the idle thread waits for a map output before looking whether the job ended. */
   private static final long IDLE_WAIT_MS = 1000;
 
