@@ -59,11 +59,19 @@ class LocalDirsTest {
     dirs.delete();
   }
 
+  /** A folder below a regular file: it cannot be made, not even by root. */
+  private File unusable(String name) throws IOException {
+    Path file = root.resolve("plain-file");
+    if (!Files.exists(file)) {
+      Files.writeString(file, "x");
+    }
+    return new File(file.toFile(), name);
+  }
+
   @Test
   void anUnusableFolderIsLeftOutWhileAnotherWorks() throws IOException {
-    File notADirectory = Files.writeString(root.resolve("plain-file"), "x").toFile();
     Configuration conf = new Configuration(false);
-    conf.set(MRConfig.LOCAL_DIR, new File(notADirectory, "local") + "," + dir("good"));
+    conf.set(MRConfig.LOCAL_DIR, unusable("local") + "," + dir("good"));
     LocalDirs dirs = LocalDirs.create(conf, "job_7_0003");
     assertEquals(List.of(new File(dir("good"), "vivace/job_7_0003")), dirs.dirs());
     dirs.delete();
@@ -71,9 +79,8 @@ class LocalDirsTest {
 
   @Test
   void whenNoFolderIsUsableTheErrorNamesEachAndTheSetting() throws IOException {
-    File notADirectory = Files.writeString(root.resolve("plain-file"), "x").toFile();
-    File bad1 = new File(notADirectory, "local1");
-    File bad2 = new File(notADirectory, "local2");
+    File bad1 = unusable("local1");
+    File bad2 = unusable("local2");
     Configuration conf = new Configuration(false);
     conf.set(MRConfig.LOCAL_DIR, bad1 + "," + bad2);
     IOException e = assertThrows(IOException.class, () -> LocalDirs.create(conf, "job_7_0004"));

@@ -62,15 +62,22 @@ class ScratchOutputTest {
     }
   }
 
+  /** The job's folder on a roomy disk beside {@code small}'s, and a scratch folder over both. */
+  private record SmallAndRoomy(File roomy, ScratchDir scratch) {
+  }
+
+  private SmallAndRoomy smallAndRoomy(SmallDisk small) {
+    File roomy = jobFolder(root.resolve("roomy").toFile());
+    return new SmallAndRoomy(roomy, LocalDirs.of(jobFolder(small.dir()), roomy).scratch("attempt"));
+  }
+
   @Test
   void aFileLargerThanAFoldersFreeSpaceGoesElsewhere() throws IOException {
     try (SmallDisk small = SmallDisk.mount(root.resolve("small").toFile(), "1m")) {
-      File full = jobFolder(small.dir());
-      File roomy = jobFolder(root.resolve("roomy").toFile());
-      ScratchDir scratch = LocalDirs.of(full, roomy).scratch("attempt");
+      SmallAndRoomy disks = smallAndRoomy(small);
       for (int i = 0; i < 4; i++) {
-        File file = write(scratch.create("spill" + i + ".out", 2 * MB), data(2 * MB));
-        assertEquals(new File(roomy, "attempt/spill" + i + ".out"), file);
+        File file = write(disks.scratch().create("spill" + i + ".out", 2 * MB), data(2 * MB));
+        assertEquals(new File(disks.roomy(), "attempt/spill" + i + ".out"), file);
       }
       assertTrue(files(small.dir()).isEmpty(), "nothing tried on the small disk: " + files(small.dir()));
     }
@@ -79,17 +86,15 @@ class ScratchOutputTest {
   @Test
   void aWriteThatFillsItsFolderMovesTheFileWithItsBytesToAnotherFolder() throws IOException {
     try (SmallDisk small = SmallDisk.mount(root.resolve("small").toFile(), "1m")) {
-      File full = jobFolder(small.dir());
-      File roomy = jobFolder(root.resolve("roomy").toFile());
-      ScratchDir scratch = LocalDirs.of(full, roomy).scratch("attempt");
+      SmallAndRoomy disks = smallAndRoomy(small);
       // the estimate is too low, as a compressed spill's can be; round robin: one of two files starts on the small disk
       byte[] data = data(3 * MB);
       List<File> written = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        written.add(write(scratch.create("spill" + i + ".out", 1000), data));
+        written.add(write(disks.scratch().create("spill" + i + ".out", 1000), data));
       }
       for (File file : written) {
-        assertEquals(new File(roomy, "attempt/" + file.getName()), file, "moved off the full disk");
+        assertEquals(new File(disks.roomy(), "attempt/" + file.getName()), file, "moved off the full disk");
         assertArrayEquals(data, Files.readAllBytes(file.toPath()), "every byte of " + file);
       }
       assertTrue(files(small.dir()).isEmpty(), "the partial file is removed: " + files(small.dir()));
