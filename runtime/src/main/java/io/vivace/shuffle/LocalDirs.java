@@ -139,7 +139,7 @@ public final class LocalDirs {
       long free = dirs[i].getUsableSpace();
       if (free > bytes) {
         if (k > 0) {
-          cursor.set(i + 1); // the skipped folders are looked at first next time, not this one
+          cursor.set(i + 1); // next time starts after the folder taken, as Hadoop's allocator does
         }
         return i;
       }
