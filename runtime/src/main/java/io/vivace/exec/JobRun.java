@@ -7,6 +7,7 @@ import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.merge.MergeAhead;
 import io.vivace.plan.InputSplits;
+import io.vivace.shuffle.LocalDirs;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.ShuffleRegistry;
@@ -20,7 +21,6 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
@@ -51,7 +51,12 @@ public final class JobRun {
 
   /** Everything a job needs that submission prepared. */
   public record Submission(JobID id, JobConf conf, Path submitDir, UserGroupInformation ugi,
-                           JobResources resources, InputSplits splits, File jobDir) {
+                           JobResources resources, InputSplits splits, LocalDirs localDirs) {
+
+    /** The job's own local folder: {@code job.xml}, its working directory, its cache. */
+    public File jobDir() {
+      return localDirs.jobDir();
+    }
   }
 
   private final Submission submission;
@@ -113,11 +118,11 @@ public final class JobRun {
     ShuffleRegistry shuffle = new ShuffleRegistry(mapCount, reduceCount);
     if (reduceCount > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
-          conf::getOutputKeyComparator, mapOutputCodec, new File(submission.jobDir(), "merge-ahead"),
+          conf::getOutputKeyComparator, mapOutputCodec, submission.localDirs().scratch("merge-ahead"),
           "vivace-merge-ahead-" + id, conf.getClassLoader());
     }
     this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
-        shuffle, shuffleMemory, mapOutputCodec, submission.jobDir());
+        shuffle, shuffleMemory, mapOutputCodec, submission.localDirs());
     org.apache.hadoop.mapred.JobID oldApiId = org.apache.hadoop.mapred.JobID.downgrade(id);
     this.attemptIds = new AttemptIdFormat(oldApiId);
     this.maps = new TaskInProgress[mapCount];
@@ -452,7 +457,7 @@ public final class JobRun {
       LOG.debug("job history not written", ex); // the writer logged why
     }
     env.shuffle().releaseAll();
-    FileUtil.fullyDelete(submission.jobDir());
+    submission.localDirs().delete();
     try {
       inJobContext(() -> submission.submitDir().getFileSystem(conf).delete(submission.submitDir(), true));
     } catch (Exception ex) {
