@@ -2,6 +2,7 @@ import textwrap
 
 import pytest
 
+from vivace_lab.plan.hadoop_keys import vivace_keys
 from vivace_lab.plan.queue import plan_queue
 from vivace_lab.plan.spec import parse_spec
 from vivace_lab.plan.yaml_source import SpecError
@@ -73,6 +74,16 @@ def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
      7, "takes a whole number, not 'lots'"),
     ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  mapreduce.map.output.compress: [maybe]\n", 5,
      "takes true or false"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  vivace.slots: [2, many]\n", 5,
+     "vivace.slots takes a whole number from -2147483648 to 2147483647 (int), not 'many'"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  vivace.slots:\n    - 99999999999\n", 6,
+     "vivace.slots takes a whole number from -2147483648 to 2147483647 (int), not '99999999999'"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  vivace.reduce.merge.ahead: [yes please]\n", 5,
+     "vivace.reduce.merge.ahead takes true or false, not 'yes please'"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  vivace.workloads.bad-records: [ignore]\n", 5,
+     "vivace.workloads.bad-records takes one of fail, skip, not 'ignore'"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  vivace.slot: [2]\n", 5,
+     "unknown configuration key 'vivace.slot' (did you mean vivace.slots?)"),
     ("name: x\nengines: [vivace]\nworkloads: [sleep]\nrepeats: 0\n", 4, "repeats must be a whole number of at least 1"),
     ("name: x\nengines: [vivace]\nworkloads: [sleep]\nrepaets: 2\n", 4, "unknown setting 'repaets'"),
     ("engines: [vivace]\nworkloads: [sleep]\n", 1, "'name' is missing"),
@@ -95,7 +106,11 @@ def test_the_bundled_headline_study_is_valid(hadoop_keys):
 
 
 @pytest.mark.parametrize("key, value", [
-    ("vivace.slots", 2),  # Vivace's own, named only in its classes
+    ("vivace.slots", 2),  # Vivace's own, declared in vivace-default.xml
+    ("vivace.shuffle.memory.mb", 0),  # a long
+    ("vivace.reduce.output.thread", "false"),
+    ("vivace.workloads.bad-records", "skip"),  # a choice
+    ("vivace.pagerank.damping", 0.9),  # a double
     ("mapreduce.job.output.key.comparator.class", "org.apache.hadoop.io.Text$Comparator"),  # JobConf's
     ("mapreduce.terasort.simplepartitioner", "true"),  # TeraSort's
     ("mapreduce.task.io.sort.mb", 64),  # mapred-default.xml's
@@ -104,3 +119,11 @@ def test_keys_the_code_reads_are_accepted(hadoop_keys, key, value):
     study = parse_spec(f"name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  {key}: [{value}]\n",
                        "ok.yaml", hadoop_keys)
     assert study.grid_points == ({key: str(value)},)
+
+
+def test_every_vivace_key_is_checked_with_the_type_vivace_default_xml_declares(hadoop_keys):
+    source = paths.vivace_home() / "runtime" / "src" / "main" / "resources" / "vivace-default.xml"
+    declared = vivace_keys(source.read_bytes(), str(source))
+    assert "vivace.slots" in declared and declared["vivace.slots"].type == "int"
+    assert {key: hadoop_keys.types[key] for key in declared} == {key: d.type for key, d in declared.items()}
+    assert set(hadoop_keys.types) == set(declared)

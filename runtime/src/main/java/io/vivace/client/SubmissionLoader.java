@@ -1,19 +1,19 @@
 package io.vivace.client;
 
+import io.vivace.conf.VivaceConf;
 import io.vivace.exec.JobRun;
 import io.vivace.plan.InputSplits;
 import io.vivace.plan.SplitReader;
 import io.vivace.sandbox.JobClassPath;
 import io.vivace.sandbox.JobSandbox;
 import io.vivace.sandbox.TaskLocalFileSystem;
+import io.vivace.shuffle.LocalDirs;
 import java.io.File;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -31,12 +31,13 @@ final class SubmissionLoader {
   static JobRun.Submission load(JobID id, String submitDir, Credentials credentials,
                                 org.apache.hadoop.conf.Configuration clientConf) throws IOException {
     Path dir = new Path(submitDir);
-    File jobDir = jobLocalDir(clientConf, id);
+    LocalDirs localDirs = LocalDirs.create(clientConf, id.toString());
+    File jobDir = localDirs.jobDir();
     JobConf conf;
     try {
       conf = readJobConf(new Path(dir, "job.xml"), clientConf, jobDir);
     } catch (IOException | RuntimeException e) {
-      FileUtil.fullyDelete(jobDir);
+      localDirs.delete();
       throw e;
     }
     String user = conf.getUser() != null ? conf.getUser()
@@ -53,7 +54,7 @@ final class SubmissionLoader {
         conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
         JobSandbox sandbox = new JobSandbox(id.toString(),
             JobClassPath.of(conf.getClassLoader(), conf),
-            conf.getBoolean(JobSandbox.ISOLATION, true));
+            VivaceConf.getBoolean(conf, "vivace.task.isolation"));
         conf.setClassLoader(sandbox.jobLoader());
         localFs.setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
         Thread thread = Thread.currentThread();
@@ -61,17 +62,17 @@ final class SubmissionLoader {
         thread.setContextClassLoader(conf.getClassLoader());
         try {
           InputSplits splits = SplitReader.read(id, conf, dir);
-          return new JobRun.Submission(id, conf, dir, ugi, resources, sandbox, splits, jobDir);
+          return new JobRun.Submission(id, conf, dir, ugi, resources, sandbox, splits, localDirs);
         } finally {
           thread.setContextClassLoader(previous);
         }
       });
     } catch (InterruptedException e) {
-      FileUtil.fullyDelete(jobDir);
+      localDirs.delete();
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while submitting " + id, e);
     } catch (IOException | RuntimeException e) {
-      FileUtil.fullyDelete(jobDir);
+      localDirs.delete();
       FileSystem.closeAllForUGI(ugi);
       throw e;
     }
@@ -90,22 +91,5 @@ final class SubmissionLoader {
     conf.addResource(new Path(local.toURI()));
     conf.size(); // parse now: a malformed job.xml fails the submission, not a task
     return conf;
-  }
-
-  /** {@code <first mapreduce.cluster.local.dir>/vivace/<job id>}, created empty. */
-  private static File jobLocalDir(org.apache.hadoop.conf.Configuration conf, JobID id)
-      throws IOException {
-    String[] roots = conf.getTrimmedStrings(MRConfig.LOCAL_DIR);
-    String root = roots.length > 0 ? roots[0] : conf.get("hadoop.tmp.dir", "/tmp") + "/mapred/local";
-    if (root.startsWith("file:")) {
-      root = new Path(root).toUri().getPath();
-    }
-    File dir = new File(root, "vivace/" + id);
-    FileUtil.fullyDelete(dir);
-    if (!dir.mkdirs()) {
-      throw new IOException("Cannot create job local directory " + dir
-          + " (check " + MRConfig.LOCAL_DIR + ")");
-    }
-    return dir;
   }
 }

@@ -1,5 +1,6 @@
 package io.vivace.exec;
 
+import io.vivace.conf.VivaceConf;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.File;
 import java.util.ArrayList;
@@ -21,14 +22,6 @@ public final class Engine {
 
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
-  /** Worker threads shared by all jobs in the JVM; default: the number of cores. */
-  public static final String SLOTS = "vivace.slots";
-  /** Heap for map outputs awaiting their reducers; default: a quarter of the maximum heap. */
-  public static final String SHUFFLE_MEMORY_MB = "vivace.shuffle.memory.mb";
-  /** How long an attempt asked to stop (kill, timeout) may take before it is abandoned. */
-  public static final String KILL_GRACE_MS = "vivace.task.kill.grace.ms";
-  /** How long every slot must have been held before a job below its fair share is lent a worker. */
-  public static final String LEND_AFTER_MS = "vivace.scheduler.lend.after.ms";
   /** How often the monitor looks at running attempts (timeouts, stops) and at starved jobs. */
   private static final long MONITOR_INTERVAL_MILLIS = 100;
   /** How long a JVM shutdown waits for the jobs it kills to end. */
@@ -49,16 +42,15 @@ public final class Engine {
   private int submitted;
 
   private Engine(Configuration conf) {
-    int slots = conf.getInt(SLOTS, Runtime.getRuntime().availableProcessors());
+    int slots = VivaceConf.getInt(conf, "vivace.slots");
     this.pool = new WorkerPool(slots);
-    long defaultShuffle = Runtime.getRuntime().maxMemory() / 4;
-    long shuffleBytes = conf.getLong(SHUFFLE_MEMORY_MB, defaultShuffle >> 20) << 20;
+    long shuffleBytes = VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20;
     this.shuffleMemory = new ShuffleMemory(shuffleBytes);
     File engines = EngineLease.enginesRoot(conf.get("hadoop.tmp.dir", "/tmp"));
     this.lease = EngineLease.claim(engines);
     Leftovers.collect(engines, lease.clusterId(), conf);
-    this.killGraceNanos = conf.getLong(KILL_GRACE_MS, 500) * 1_000_000L;
-    this.lendAfterNanos = conf.getLong(LEND_AFTER_MS, 2000) * 1_000_000L;
+    this.killGraceNanos = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L;
+    this.lendAfterNanos = VivaceConf.getLong(conf, "vivace.scheduler.lend.after.ms") * 1_000_000L;
     Thread monitor = new Thread(this::monitor, "vivace-monitor");
     monitor.setDaemon(true);
     monitor.start();
@@ -145,6 +137,7 @@ public final class Engine {
 
   /** Registers and starts a prepared job. */
   public JobRun start(JobRun.Submission submission) {
+    VivaceConf.check(submission.conf());
     warnAboutSettingsNotApplied(submission.conf());
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, pool, shuffleMemory, () -> retire(holder[0]));
@@ -160,9 +153,9 @@ public final class Engine {
 
   /** Says so when a job asks for what this engine does not do, rather than ignoring it silently. */
   private void warnAboutSettingsNotApplied(Configuration conf) {
-    int slots = conf.getInt(SLOTS, pool.slots());
+    int slots = VivaceConf.isSet(conf, "vivace.slots") ? VivaceConf.getInt(conf, "vivace.slots") : pool.slots();
     if (slots != pool.slots()) {
-      LOG.warn(SLOTS + "=" + slots + " ignored: this JVM's engine already runs " + pool.slots()
+      LOG.warn("vivace.slots=" + slots + " ignored: this JVM's engine already runs " + pool.slots()
           + " worker threads (set it before the JVM's first Vivace job)");
     }
   }

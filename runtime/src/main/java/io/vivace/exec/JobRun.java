@@ -2,6 +2,7 @@ package io.vivace.exec;
 
 import io.vivace.client.JobResources;
 import io.vivace.commit.OutputCommitters;
+import io.vivace.conf.VivaceConf;
 import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.merge.MergeAhead;
@@ -9,6 +10,7 @@ import io.vivace.plan.InputSplits;
 import io.vivace.sandbox.JobSandbox;
 import io.vivace.sandbox.TaskScope;
 import io.vivace.sandbox.TaskWorkDir;
+import io.vivace.shuffle.LocalDirs;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.ShuffleRegistry;
@@ -22,7 +24,6 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
@@ -53,7 +54,13 @@ public final class JobRun {
 
   /** Everything a job needs that submission prepared. */
   public record Submission(JobID id, JobConf conf, Path submitDir, UserGroupInformation ugi,
-                           JobResources resources, JobSandbox sandbox, InputSplits splits, File jobDir) {
+                           JobResources resources, JobSandbox sandbox, InputSplits splits,
+                           LocalDirs localDirs) {
+
+    /** The job's own local folder: {@code job.xml}, its working directory, its cache. */
+    public File jobDir() {
+      return localDirs.jobDir();
+    }
   }
 
   private final Submission submission;
@@ -117,13 +124,13 @@ public final class JobRun {
       }
     }
     ShuffleRegistry shuffle = new ShuffleRegistry(mapCount, reduceCount);
-    if (reduceCount > 0 && conf.getBoolean(MergeAhead.ENABLED, false)) {
+    if (reduceCount > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
-          conf::getOutputKeyComparator, mapOutputCodec, new File(submission.jobDir(), "merge-ahead"),
+          conf::getOutputKeyComparator, mapOutputCodec, submission.localDirs().scratch("merge-ahead"),
           "vivace-merge-ahead-" + id, conf.getClassLoader());
     }
     this.env = new TaskEnvironment(conf, id, mapCount, reduceCount, new SerializationFactory(conf),
-        shuffle, shuffleMemory, mapOutputCodec, submission.jobDir());
+        shuffle, shuffleMemory, mapOutputCodec, submission.localDirs());
     org.apache.hadoop.mapred.JobID oldApiId = org.apache.hadoop.mapred.JobID.downgrade(id);
     this.attemptIds = new AttemptIdFormat(oldApiId);
     this.maps = new TaskInProgress[mapCount];
@@ -534,7 +541,7 @@ public final class JobRun {
       LOG.debug("job history not written", ex); // the writer logged why
     }
     env.shuffle().releaseAll();
-    FileUtil.fullyDelete(submission.jobDir());
+    submission.localDirs().delete();
     try {
       inJobContext(() -> submission.submitDir().getFileSystem(conf).delete(submission.submitDir(), true));
     } catch (Exception ex) {
@@ -585,7 +592,11 @@ public final class JobRun {
 
   /** What the job keeps on disk while it runs, for {@link Leftovers} should the JVM die. */
   EngineLease.JobFiles files() {
-    return new EngineLease.JobFiles(submission.jobDir().getAbsolutePath(), submission.submitDir().toString(),
+    List<String> localDirs = new ArrayList<>();
+    for (File dir : submission.localDirs().dirs()) {
+      localDirs.add(dir.getAbsolutePath());
+    }
+    return new EngineLease.JobFiles(String.join(",", localDirs), submission.submitDir().toString(),
         conf.get(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.OUTDIR),
         JobHistoryWriter.historyDir(conf).getAbsolutePath());
   }

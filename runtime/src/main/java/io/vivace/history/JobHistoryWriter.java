@@ -2,6 +2,7 @@ package io.vivace.history;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.vivace.conf.VivaceConf;
 import io.vivace.counters.AttemptCounters;
 import java.io.File;
 import java.io.IOException;
@@ -18,8 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a job's history as JSON lines to {@code <vivace.history.dir>/<job id>.jsonl} (default
- * {@code ${hadoop.tmp.dir}/vivace/history}): {@code JOB_SUBMITTED} first (with the configuration),
+ * Writes a job's history as JSON lines to {@code <vivace.history.dir>/<job id>.jsonl}:
+ * {@code JOB_SUBMITTED} first (with the configuration),
  * then one line per task attempt start and end, and {@code JOB_FINISHED} last.
  *
  * <p>Each event is written when it happens, into a hidden temporary file beside the target (a job
@@ -29,8 +30,6 @@ import org.slf4j.LoggerFactory;
  * job's events are dropped, with the temporary file.
  */
 public final class JobHistoryWriter {
-
-  public static final String HISTORY_DIR = "vivace.history.dir";
 
   private static final Logger LOG = LoggerFactory.getLogger(JobHistoryWriter.class);
   private static final JsonFactory JSON = new JsonFactory();
@@ -79,8 +78,7 @@ public final class JobHistoryWriter {
   }
 
   public static File historyDir(Configuration conf) {
-    String dir = conf.get(HISTORY_DIR);
-    return new File(dir != null ? dir : conf.get("hadoop.tmp.dir", "/tmp") + "/vivace/history");
+    return new File(VivaceConf.get(conf, "vivace.history.dir"));
   }
 
   public synchronized void jobSubmitted(long time, String jobId, String jobName, String user, int maps,

@@ -2,10 +2,10 @@ package io.vivace.merge;
 
 import io.vivace.shuffle.FileSegment;
 import io.vivace.shuffle.PartitionedFileWriter;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCompressor;
 import io.vivace.shuffle.SegmentWriter;
-import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -27,19 +27,24 @@ final class IntermediateFile {
   }
 
   /**
-   * Writes the merge of {@code batch} into {@code file} (compressed when {@code compressor} is not
-   * null); the inputs stay as they are. A failure, or {@code cancelled} turning true, deletes the file.
+   * Writes the merge of {@code batch} into a new file {@code name} of {@code dir} (compressed when
+   * {@code compressor} is not null); the inputs stay as they are. A failure, or {@code cancelled}
+   * turning true, deletes the file.
    */
   static Written write(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor,
-                       File file, BooleanSupplier cancelled) throws IOException {
-    PartitionedFileWriter out = new PartitionedFileWriter(file, 1, compressor);
+                       ScratchDir dir, String name, BooleanSupplier cancelled) throws IOException {
+    long inputBytes = 0;
+    for (Segment s : batch) {
+      inputBytes += s.length();
+    }
+    PartitionedFileWriter out = new PartitionedFileWriter(dir, name, inputBytes, 1, compressor);
     try (MergingIterator in = new MergingIterator(batch, comparator, new ArrayList<>())) {
       SegmentWriter writer = out.startPartition(0);
       long n = 0;
       while (in.next()) {
         writer.append(in.getKey(), in.getValue());
         if (++n % CANCEL_CHECK_RECORDS == 0 && cancelled.getAsBoolean()) {
-          throw new InterruptedIOException("merge into " + file + " called off");
+          throw new InterruptedIOException("merge into " + out.file() + " called off");
         }
       }
       long records = out.records();

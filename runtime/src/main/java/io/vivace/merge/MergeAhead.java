@@ -4,11 +4,11 @@ import io.vivace.shuffle.LocalFileStatistics;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.SegmentCompressor;
 import io.vivace.shuffle.ShuffleRegistry;
 import io.vivace.shuffle.ShuffleRegistry.Claim;
 import io.vivace.shuffle.ShuffleRegistry.DiskSegment;
-import java.io.File;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,11 +39,6 @@ public final class MergeAhead {
 
   private static final Logger LOG = LoggerFactory.getLogger(MergeAhead.class);
 
-  /**
-   * Whether a job merges its on-disk map outputs while maps run; default false: on 2 cores it
-   * slowed terasort 1 GB (docs/performance.md, merge round 4).
-   */
-  public static final String ENABLED = "vivace.reduce.merge.ahead";
   /** How long the idle thread waits for a map output before looking whether the job ended. */
   private static final long IDLE_WAIT_MS = 1000;
 
@@ -51,7 +46,7 @@ public final class MergeAhead {
   private final int factor;
   private final Supplier<? extends RawComparator<?>> comparators;
   private final SegmentCodec codec;
-  private final File dir;
+  private final ScratchDir dir;
   private final String threadName;
   private final ClassLoader loader;
   private boolean running;
@@ -63,7 +58,7 @@ public final class MergeAhead {
   private int nextPartition;
 
   private MergeAhead(ShuffleRegistry shuffle, int factor, Supplier<? extends RawComparator<?>> comparators,
-                     SegmentCodec codec, File dir, String threadName, ClassLoader loader) {
+                     SegmentCodec codec, ScratchDir dir, String threadName, ClassLoader loader) {
     this.shuffle = shuffle;
     this.factor = factor;
     this.comparators = comparators;
@@ -78,7 +73,7 @@ public final class MergeAhead {
    * {@code dir} stored with {@code codec}, in key order as {@code comparators} give it (one per thread).
    */
   public static MergeAhead attach(ShuffleRegistry shuffle, int factor,
-                                  Supplier<? extends RawComparator<?>> comparators, SegmentCodec codec, File dir,
+                                  Supplier<? extends RawComparator<?>> comparators, SegmentCodec codec, ScratchDir dir,
                                   String threadName, ClassLoader loader) {
     if (factor < 2) {
       return null; // the reduce's own merge says why the factor is wrong
@@ -166,15 +161,15 @@ public final class MergeAhead {
           if (compressor == null && codec.compresses()) {
             compressor = codec.newCompressor();
           }
-          File file;
+          String name;
           synchronized (this) {
-            file = new File(dir, "r" + claim.partition() + "_" + (++files) + ".out");
+            name = "r" + claim.partition() + "_" + (++files) + ".out";
           }
           IntermediateFile.Written written =
-              IntermediateFile.write(claim.segments(), comparator, compressor, file, shuffle::closed);
+              IntermediateFile.write(claim.segments(), comparator, compressor, dir, name, shuffle::closed);
           shuffle.mergeDone(claim, written.segment(), written.records(), LocalFileStatistics.moveFromThisThread(before));
           LOG.debug("Merged {} on-disk segments of partition {} ahead of its reduce into {} (level {}, {} records)",
-              claim.batch().size(), claim.partition(), file, claim.resultLevel(), written.records());
+              claim.batch().size(), claim.partition(), name, claim.resultLevel(), written.records());
         } catch (Throwable t) {
           LocalFileStatistics.moveFromThisThread(before);
           if (compressor != null) { // its state after a failure is unknown

@@ -1,6 +1,7 @@
 package io.vivace.merge;
 
 import io.vivace.shuffle.LocalFileStatistics;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.SegmentCompressor;
@@ -37,7 +38,7 @@ public final class SegmentMerger {
 
   private final RawComparator<?> comparator;
   private final int factor;
-  private final File tempDir;
+  private final ScratchDir tempDir;
   private final SegmentCodec codec;
   private final String finalPassThread;
   /** With merge threads: a comparator of their own for a pass running beside another. */
@@ -52,7 +53,7 @@ public final class SegmentMerger {
 
   /** Intermediate files stored with {@code codec}. */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec) {
-    this(comparator, factor, tempDir, codec, null);
+    this(comparator, factor, ScratchDir.of(tempDir), codec, null);
   }
 
   /**
@@ -60,6 +61,15 @@ public final class SegmentMerger {
    * of its own and intermediate passes two at a time, else all on the caller's thread.
    */
   public SegmentMerger(RawComparator<?> comparator, int factor, File tempDir, SegmentCodec codec,
+                       Threads threads) {
+    this(comparator, factor, ScratchDir.of(tempDir), codec, threads);
+  }
+
+  /**
+   * Intermediate files in {@code tempDir}, on the local disks it spans, stored with {@code codec};
+   * {@code threads} as above.
+   */
+  public SegmentMerger(RawComparator<?> comparator, int factor, ScratchDir tempDir, SegmentCodec codec,
                        Threads threads) {
     if (factor < 2) {
       throw new IllegalArgumentException("mapreduce.task.io.sort.factor must be at least 2, got " + factor);
@@ -242,8 +252,8 @@ public final class SegmentMerger {
 
   private Segment mergeToFile(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor)
       throws IOException {
-    File file = new File(tempDir, "merge_" + tempNames.incrementAndGet() + ".out");
-    IntermediateFile.Written written = IntermediateFile.write(batch, comparator, compressor, file, () -> false);
+    String name = "merge_" + tempNames.incrementAndGet() + ".out";
+    IntermediateFile.Written written = IntermediateFile.write(batch, comparator, compressor, tempDir, name, () -> false);
     spilledRecords.addAndGet(written.records());
     return written.segment();
   }

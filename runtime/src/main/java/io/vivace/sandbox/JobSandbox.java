@@ -12,9 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class JobSandbox {
 
-  /** Whether each worker gets its own loader of the job's classes (the default, true). */
-  public static final String ISOLATION = "vivace.task.isolation";
-
   private final String jobId;
   private final JobClassPath classPath;
   private final boolean perWorker;

@@ -62,14 +62,19 @@ public final class PartitionedMemoryWriter extends PartitionedWriter {
     return segments;
   }
 
-  /** Writes the buffer to {@code file} and returns one segment per non-empty partition of it. */
-  public Segment[] writeTo(File file) throws IOException {
-    try (OutputStream out = ScratchFiles.create(file)) {
+  /**
+   * Writes the buffer to a new file {@code name} of {@code dir} and returns one segment per
+   * non-empty partition of it.
+   */
+  public Segment[] writeTo(ScratchDir dir, String name) throws IOException {
+    ScratchOutput out = dir.create(name, bytes());
+    try (out) {
       out.write(data, 0, (int) bytes());
     } catch (IOException e) {
-      file.delete();
+      out.file().delete();
       throw e;
     }
+    File file = out.file();
     LocalFileStatistics.written(bytes());
     AtomicInteger references = new AtomicInteger();
     Segment[] segments = new Segment[partitions()];

@@ -5,6 +5,7 @@ import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.PartitionedFileWriter;
 import io.vivace.shuffle.PartitionedMemoryWriter;
 import io.vivace.shuffle.PartitionedWriter;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.SegmentCompressor;
@@ -50,17 +51,19 @@ public final class MapOutputBuffer<K, V> {
    * took less CPU than 4 MB or 512 KB.
    */
   private static final long COMBINE_CHUNK_BYTES = 1L << 20;
+  /** The map's output file when it goes to local disk, as Hadoop names it. */
+  private static final String OUTPUT_FILE = "file.out";
 
   /** Everything the buffer needs from the task. */
   public record Settings(int partitions, long limitBytes, RawComparator<?> comparator,
                          Combiner combiner, int minSpillsForCombine, int sortFactor,
-                         File spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters,
+                         ScratchDir spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters,
                          SegmentCodec codec) {
 
     /** Uncompressed map output. */
     public Settings(int partitions, long limitBytes, RawComparator<?> comparator,
                     Combiner combiner, int minSpillsForCombine, int sortFactor,
-                    File spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters) {
+                    ScratchDir spillDir, ShuffleMemory shuffleMemory, MapOutputCounters counters) {
       this(partitions, limitBytes, comparator, combiner, minSpillsForCombine, sortFactor, spillDir,
           shuffleMemory, counters, SegmentCodec.NONE);
     }
@@ -78,7 +81,9 @@ public final class MapOutputBuffer<K, V> {
   /** Sorted runs so far: combined chunks kept in memory, and spills on local disk. */
   private final List<Segment[]> spills = new ArrayList<>();
   private long memoryRunBytes;
+  /** The spill files written, to delete if the attempt fails. */
   private final List<File> spillFiles = new ArrayList<>();
+  private int spillNumber;
   /** Compresses spills and the output, when the job compresses map output; taken on first use. */
   private SegmentCompressor compressor;
   private byte[] data;
@@ -154,10 +159,9 @@ public final class MapOutputBuffer<K, V> {
         memoryRuns.add(run);
       }
     }
-    File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
-    spillFiles.add(file);
-    Segment[] merged = mergeRuns(memoryRuns,
-        new PartitionedFileWriter(file, settings.partitions(), compressor()), true);
+    PartitionedFileWriter out = spillFile(memoryRunBytes);
+    Segment[] merged = mergeRuns(memoryRuns, out, true);
+    spillFiles.add(out.file());
     spills.removeAll(memoryRuns);
     spills.add(merged);
     memoryRunBytes = 0;
@@ -287,16 +291,35 @@ public final class MapOutputBuffer<K, V> {
 
   private void spill() throws IOException, InterruptedException {
     sortIndex();
-    File file = new File(settings.spillDir(), "spill" + spillFiles.size() + ".out");
-    spillFiles.add(file);
-    spills.add(writeSortedToFile(file));
+    PartitionedFileWriter out = spillFile(bufferedBytes());
+    spills.add(writeSortedToFile(out));
+    spillFiles.add(out.file());
     dataEnd = 0;
     records = 0;
   }
 
-  /** Writes the sorted buffer to {@code file}, counted as spilled; returns its segments. */
-  private Segment[] writeSortedToFile(File file) throws IOException, InterruptedException {
-    PartitionedFileWriter out = new PartitionedFileWriter(file, settings.partitions(), compressor());
+  /** A new spill file, on the local disk chosen for {@code expectedBytes}. */
+  private PartitionedFileWriter spillFile(long expectedBytes) throws IOException {
+    return new PartitionedFileWriter(settings.spillDir(), "spill" + (spillNumber++) + ".out", expectedBytes,
+        settings.partitions(), compressor());
+  }
+
+  /** The map's output file, on the local disk chosen for {@code expectedBytes}. */
+  private PartitionedFileWriter outputFile(long expectedBytes) throws IOException {
+    return new PartitionedFileWriter(settings.spillDir(), OUTPUT_FILE, expectedBytes, settings.partitions(),
+        compressor());
+  }
+
+  /**
+   * About the bytes the buffered records take in a file, before any combining or compression:
+   * their bytes and a length header of at most 3 bytes for most keys and values.
+   */
+  private long bufferedBytes() {
+    return dataEnd + 6L * records;
+  }
+
+  /** Writes the sorted buffer to {@code out}, counted as spilled; returns its segments. */
+  private Segment[] writeSortedToFile(PartitionedFileWriter out) throws IOException, InterruptedException {
     try {
       writeSorted(out);
       settings.counters().spilledRecords().increment(out.records());
@@ -346,7 +369,7 @@ public final class MapOutputBuffer<K, V> {
   private Segment[] finishRaw(int bytes) throws IOException, InterruptedException {
     ShuffleMemory memory = settings.shuffleMemory();
     if (!memory.tryReserve(bytes)) {
-      return writeSortedToFile(new File(settings.spillDir(), "file.out"));
+      return writeSortedToFile(outputFile(bytes));
     }
     PartitionedMemoryWriter out;
     try {
@@ -380,7 +403,7 @@ public final class MapOutputBuffer<K, V> {
       return out.memorySegments(memory::release);
     }
     // the output did not fit the shuffle budget: the same bytes go to one local file
-    Segment[] segments = out.writeTo(new File(settings.spillDir(), "file.out"));
+    Segment[] segments = out.writeTo(settings.spillDir(), OUTPUT_FILE);
     settings.counters().spilledRecords().increment(out.records());
     return segments;
   }
@@ -410,9 +433,13 @@ public final class MapOutputBuffer<K, V> {
       releaseSpills();
       return keepInMemoryOrWrite(out);
     }
-    File file = new File(settings.spillDir(), "file.out");
-    Segment[] result = mergeRuns(new ArrayList<>(spills),
-        new PartitionedFileWriter(file, settings.partitions(), compressor()), combine);
+    long runBytes = 0;
+    for (Segment[] run : spills) {
+      for (Segment s : run) {
+        runBytes += s == null ? 0 : s.length();
+      }
+    }
+    Segment[] result = mergeRuns(new ArrayList<>(spills), outputFile(runBytes), combine);
     releaseSpills();
     return result;
   }
@@ -446,7 +473,7 @@ public final class MapOutputBuffer<K, V> {
   private long mergePartitions(List<Segment[]> runs, PartitionedWriter out, boolean combine)
       throws IOException, InterruptedException {
     SegmentMerger merger = new SegmentMerger(settings.comparator(), settings.sortFactor(),
-        settings.spillDir(), settings.codec());
+        settings.spillDir(), settings.codec(), null);
     for (int p = 0; p < settings.partitions(); p++) {
       SegmentWriter writer = out.startPartition(p);
       List<Segment> segments = partitionOf(runs, p);

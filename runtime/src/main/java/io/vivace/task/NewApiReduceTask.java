@@ -1,5 +1,6 @@
 package io.vivace.task;
 
+import io.vivace.conf.VivaceConf;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.mapred.JobConf;
 import io.vivace.merge.MergingIterator;
@@ -12,19 +13,12 @@ import org.apache.hadoop.util.ReflectionUtils;
 /** A reduce attempt of a job written against the new {@code mapreduce} API. */
 final class NewApiReduceTask {
 
-  /** Whether a reduce's output format writes on a thread of its own (default: see outputThread). */
-  static final String OUTPUT_THREAD = "vivace.reduce.output.thread";
-
   private NewApiReduceTask() {
   }
 
-  /**
-   * By default when the job has fewer reduces than the machine has cores, as the merge thread
-   * ({@link ReduceInput#MERGE_THREAD}): then a core would otherwise idle during the reduces.
-   */
+  /** Whether the reduce's output format writes on a thread of its own. */
   static boolean outputThread(TaskAttempt attempt) {
-    return attempt.conf().getBoolean(OUTPUT_THREAD,
-        attempt.env().reduces() < Runtime.getRuntime().availableProcessors());
+    return VivaceConf.getBoolean(attempt.conf(), "vivace.reduce.output.thread");
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -1,5 +1,6 @@
 package io.vivace.task;
 
+import io.vivace.conf.VivaceConf;
 import io.vivace.merge.SegmentMerger;
 import io.vivace.shuffle.LocalFileStatistics;
 import io.vivace.shuffle.Segment;
@@ -17,9 +18,6 @@ import org.apache.hadoop.mapreduce.TaskCounter;
  * Hadoop counts the bytes its fetchers copy.
  */
 final class ReduceInput {
-
-  /** Whether a reduce merges its input on threads of its own (default: see mergeThreads). */
-  static final String MERGE_THREAD = "vivace.reduce.merge.thread";
 
   private ReduceInput() {
   }
@@ -46,13 +44,11 @@ final class ReduceInput {
 
   /**
    * Threads that merge the reduce's input beside the reduce's own (the final pass while the reducer
-   * runs, intermediate passes two at a time), or null to merge on the reduce's thread alone: by
-   * default used when the job has fewer reduces than the machine has cores (then a core would
-   * otherwise idle during the reduces).
+   * runs, intermediate passes two at a time), or null to merge on the reduce's thread alone.
    */
   private static SegmentMerger.Threads mergeThreads(TaskAttempt attempt) {
     JobConf conf = attempt.conf();
-    boolean own = conf.getBoolean(MERGE_THREAD, attempt.env().reduces() < Runtime.getRuntime().availableProcessors());
+    boolean own = VivaceConf.getBoolean(conf, "vivace.reduce.merge.thread");
     return own ? new SegmentMerger.Threads("vivace-merge-" + attempt.idText(), conf::getOutputKeyComparator) : null;
   }
 }

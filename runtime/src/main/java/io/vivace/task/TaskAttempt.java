@@ -1,7 +1,7 @@
 package io.vivace.task;
 
 import io.vivace.commit.OutputCommitters;
-import java.io.File;
+import io.vivace.shuffle.ScratchDir;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TaskAttemptContextImpl;
 import org.apache.hadoop.mapred.TaskAttemptID;
@@ -21,7 +21,7 @@ public final class TaskAttempt {
   private final String idText;
   private final JobConf conf;
   private final TaskReporter reporter = new TaskReporter();
-  private final File scratchDir;
+  private final ScratchDir scratchDir;
   private org.apache.hadoop.mapreduce.TaskAttemptContext newApiContext;
   private TaskAttemptContextImpl committerContext;
   private OutputCommitter committer;
@@ -43,7 +43,7 @@ public final class TaskAttempt {
     conf.setBoolean(MRJobConfig.TASK_ISMAP, isMap);
     conf.setInt(MRJobConfig.TASK_PARTITION, id.getTaskID().getId());
     conf.set(MRJobConfig.ID, jobIdText(taskIdText));
-    this.scratchDir = new File(env.jobLocalDir(), idText);
+    this.scratchDir = env.localDirs().scratch(idText);
   }
 
   /**
@@ -85,8 +85,11 @@ public final class TaskAttempt {
     return id.getTaskID().getId();
   }
 
-  /** The attempt's directory for spills and merges; made by the first file written there. */
-  public File scratchDir() {
+  /**
+   * The attempt's folder for spills and merges, on each local disk its files go to; made there by
+   * the first file written.
+   */
+  public ScratchDir scratchDir() {
     return scratchDir;
   }
 
@@ -140,8 +143,6 @@ public final class TaskAttempt {
   }
 
   public void deleteScratch() {
-    if (scratchDir.exists()) {
-      org.apache.hadoop.fs.FileUtil.fullyDelete(scratchDir);
-    }
+    scratchDir.delete();
   }
 }

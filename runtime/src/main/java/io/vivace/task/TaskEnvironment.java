@@ -1,5 +1,6 @@
 package io.vivace.task;
 
+import io.vivace.shuffle.LocalDirs;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.ShuffleMemory;
 import io.vivace.shuffle.ShuffleRegistry;
@@ -10,10 +11,15 @@ import org.apache.hadoop.mapreduce.JobID;
 
 /**
  * What every task attempt of a job shares: the job's configuration, its serialisations (built once
- * per job, not per task), its shuffle, how its map output is stored and its local dir.
+ * per job, not per task), its shuffle, how its map output is stored and its local folders.
  */
 public record TaskEnvironment(JobConf jobConf, JobID jobId, int maps, int reduces,
                               SerializationFactory serialization, ShuffleRegistry shuffle,
                               ShuffleMemory shuffleMemory, SegmentCodec mapOutputCodec,
-                              File jobLocalDir) {
+                              LocalDirs localDirs) {
+
+  /** The job's own local folder ({@link LocalDirs#jobDir}). */
+  public File jobLocalDir() {
+    return localDirs.jobDir();
+  }
 }

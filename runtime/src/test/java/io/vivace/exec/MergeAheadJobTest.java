@@ -4,7 +4,6 @@ import static io.vivace.testing.JobFixtures.VIVACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vivace.merge.MergeAhead;
 import io.vivace.testing.JobFixtures;
 import io.vivace.testing.JobFixtures.FinishedJob;
 import java.nio.file.Path;
@@ -49,7 +48,7 @@ class MergeAheadJobTest {
           conf.setBoolean(MRJobConfig.MAP_OUTPUT_COMPRESS, compressed);
           conf.setInt(MRJobConfig.IO_SORT_MB, 1);
           conf.setInt(MRJobConfig.IO_SORT_FACTOR, 3);
-          conf.setBoolean(MergeAhead.ENABLED, mergeAhead);
+          conf.setBoolean("vivace.reduce.merge.ahead", mergeAhead);
           Job job = Job.getInstance(conf, "merge ahead " + mergeAhead);
           FileInputFormat.addInputPath(job, in);
           FileOutputFormat.setOutputPath(job, out);

@@ -260,9 +260,9 @@ class WorkerPoolTest {
     make.setAccessible(true);
     org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
     conf.set("hadoop.tmp.dir", tmp.toString());
-    conf.setInt(Engine.SLOTS, 3);
+    conf.setInt("vivace.slots", 3);
     assertEquals(3, make.newInstance(conf).pool().slots());
-    conf.unset(Engine.SLOTS);
+    conf.unset("vivace.slots");
     assertEquals(Runtime.getRuntime().availableProcessors(), make.newInstance(conf).pool().slots(),
         "default: one slot per core");
   }

@@ -78,9 +78,15 @@ final class FailureSupport {
     return new File(root, "history");
   }
 
-  /** {@code mapreduce.cluster.local.dir/vivace/<job id>}: where the engine keeps a job's spills. */
+  /** {@code <first mapreduce.cluster.local.dir>/vivace/<job id>}: the job's own local folder. */
   static File jobLocalDir(Configuration conf, JobID id) {
-    return new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace/" + id);
+    return jobLocalDirs(conf, id).get(0);
+  }
+
+  /** {@code <dir>/vivace/<job id>} for every folder of {@code mapreduce.cluster.local.dir}: where a job's spills go. */
+  static List<File> jobLocalDirs(Configuration conf, JobID id) {
+    return Arrays.stream(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)).map(d -> new File(d, "vivace/" + id))
+        .collect(Collectors.toList());
   }
 
   static org.apache.hadoop.fs.Path path(File file) {
@@ -160,13 +166,14 @@ final class FailureSupport {
   }
 
   /**
-   * The job's local directory holds no file any more (spills, merges, map outputs), and its
-   * staging directory is gone.
+   * The job's local directories, on every local dir, hold no file any more (spills, merges, map
+   * outputs), and its staging directory is gone.
    */
   static void assertNoLocalFiles(Configuration conf, JobID id) {
-    File dir = jobLocalDir(conf, id);
-    List<String> files = regularFiles(dir);
-    assertTrue(files.isEmpty(), "files left in the job local dir " + dir + ": " + files);
+    for (File dir : jobLocalDirs(conf, id)) {
+      List<String> files = regularFiles(dir);
+      assertTrue(files.isEmpty(), "files left in the job local dir " + dir + ": " + files);
+    }
     try {
       String user = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
       File staging = new File(conf.get("mapreduce.jobtracker.staging.root.dir"), user + "/.staging/" + id);

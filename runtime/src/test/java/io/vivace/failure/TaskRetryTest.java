@@ -82,7 +82,7 @@ class TaskRetryTest {
     return conf;
   }
 
-  /** Files task attempts left in the job's local dir (the job's own job.xml copy aside). */
+  /** Files task attempts left in the job's local dirs (the job's own job.xml copy aside). */
   static int localFiles(Mapper<?, ?, ?, ?>.Context context) {
     return attemptFiles(context.getConfiguration(), context.getJobID());
   }
@@ -92,7 +92,7 @@ class TaskRetryTest {
   }
 
   private static int attemptFiles(org.apache.hadoop.conf.Configuration conf, org.apache.hadoop.mapreduce.JobID id) {
-    return (int) FailureSupport.regularFiles(FailureSupport.jobLocalDir(conf, id)).stream()
+    return (int) FailureSupport.jobLocalDirs(conf, id).stream().flatMap(d -> FailureSupport.regularFiles(d).stream())
         .filter(f -> !new File(f).getName().equals("job.xml")).count();
   }
 

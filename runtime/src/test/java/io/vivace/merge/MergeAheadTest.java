@@ -14,6 +14,7 @@ import io.vivace.merge.SegmentMergerTest.KV;
 import io.vivace.shuffle.FileSegment;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.PartitionedFileWriter;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.SegmentReader;
@@ -78,7 +79,7 @@ class MergeAheadTest {
 
   private MergeAhead attach(ShuffleRegistry shuffle, int factor) {
     return MergeAhead.attach(shuffle, factor, () -> WritableComparator.get(IntWritable.class), SegmentCodec.NONE,
-        mergeDir.resolve("merge-ahead").toFile(), "test-merge-ahead", getClass().getClassLoader());
+        ScratchDir.of(mergeDir.resolve("merge-ahead").toFile()), "test-merge-ahead", getClass().getClassLoader());
   }
 
   // ---- which files: MergeAhead.choose ------------------------------------------------------

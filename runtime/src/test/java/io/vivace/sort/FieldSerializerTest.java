@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.vivace.shuffle.MapOutput;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.SegmentReader;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.IOException;
@@ -53,7 +54,7 @@ class FieldSerializerTest {
         counters.findCounter(TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES));
     MapOutputBuffer.Settings settings = new MapOutputBuffer.Settings(1, limit,
         WritableComparator.get(keyClass.asSubclass(org.apache.hadoop.io.WritableComparable.class)), null, 3, 10,
-        spillDir.toFile(), new ShuffleMemory(64L << 20), mapCounters);
+        ScratchDir.of(spillDir.toFile()), new ShuffleMemory(64L << 20), mapCounters);
     return new MapOutputBuffer<>(settings, factory.getSerializer(keyClass), factory.getSerializer(valueClass));
   }
 

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.Segment;
 import io.vivace.shuffle.SegmentCodec;
+import io.vivace.shuffle.ScratchDir;
 import io.vivace.shuffle.SegmentReader;
 import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
@@ -88,7 +89,7 @@ class MapOutputBufferTest {
     RawComparator<?> comparator = WritableComparator.get(
         keyClass.asSubclass(org.apache.hadoop.io.WritableComparable.class), conf);
     MapOutputBuffer.Settings settings = new MapOutputBuffer.Settings(partitions, limit, comparator,
-        combiner, minSpillsForCombine, sortFactor, spillDir.toFile(), memory, mapCounters(), codec());
+        combiner, minSpillsForCombine, sortFactor, ScratchDir.of(spillDir.toFile()), memory, mapCounters(), codec());
     return new MapOutputBuffer<>(settings, factory.getSerializer(keyClass), factory.getSerializer(valueClass));
   }
 
