@@ -16,6 +16,8 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  */
 public final class TaskLocalFileSystem extends LocalFileSystem {
 
+  private static final String IMPL = "fs.file.impl";
+
   public TaskLocalFileSystem() {
     super(new Raw());
   }
@@ -23,12 +25,22 @@ public final class TaskLocalFileSystem extends LocalFileSystem {
   /**
    * Makes this the local file system of the calling user identity (a job's) and returns it: the
    * first one made for an identity is the one Hadoop's cache gives it from then on, whatever
-   * configuration asks. The job's own configuration is left as it was.
+   * configuration asks. The job's configuration is left as it was (the key that chooses the class
+   * is set only while it is made).
    */
   public static LocalFileSystem installFor(Configuration jobConf) throws IOException {
-    Configuration conf = new Configuration(jobConf);
-    conf.setClass("fs.file.impl", TaskLocalFileSystem.class, FileSystem.class);
-    LocalFileSystem fs = FileSystem.getLocal(conf);
+    String previous = jobConf.getRaw(IMPL);
+    jobConf.setClass(IMPL, TaskLocalFileSystem.class, FileSystem.class);
+    LocalFileSystem fs;
+    try {
+      fs = FileSystem.getLocal(jobConf);
+    } finally {
+      if (previous == null) {
+        jobConf.unset(IMPL);
+      } else {
+        jobConf.set(IMPL, previous);
+      }
+    }
     if (!(fs instanceof TaskLocalFileSystem)) {
       throw new IOException("the job's local file system was made before its sandbox: " + fs.getClass().getName());
     }
