@@ -7,10 +7,13 @@ import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
@@ -19,26 +22,37 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.StringUtils;
 
 /**
- * Localises a job's distributed cache and builds its class loader. Cache files and unpacked
- * archives are linked into the job's working directory under their {@code #fragment} names (as a
- * YARN container's working directory would have them); {@code -libjars}, classpath files and
- * the job jar go on a class loader whose parent is the submitting client's.
+ * Localises a job's distributed cache and builds its class loader, as a YARN node manager would:
+ * cache files are copied (or, when the job client staged them, used in place) readable and
+ * executable by their owner only, archives unpacked, all under the job's local directory, and
+ * linked under their {@code #fragment} names into the job's working directory (and, through
+ * {@link #links}, into every task's); {@code -libjars}, class path files and the job jar go on a
+ * class loader whose parent is the submitting client's.
  */
 public final class JobResources implements Closeable {
 
   private static final String WILDCARD = "*";
+  /** YARN's permissions for a private localised file: read and execute, for its owner. */
+  private static final Set<PosixFilePermission> LOCALISED = PosixFilePermissions.fromString("r-x------");
 
   private final File workDir;
+  private final Map<String, File> links;
   private final URLClassLoader classLoader;
 
-  private JobResources(File workDir, URLClassLoader classLoader) {
+  private JobResources(File workDir, Map<String, File> links, URLClassLoader classLoader) {
     this.workDir = workDir;
+    this.links = links;
     this.classLoader = classLoader;
   }
 
-  /** The job's working directory: where relative paths of the local file system resolve. */
+  /** The job's working directory: where relative paths of the job's own steps resolve. */
   public File workDir() {
     return workDir;
+  }
+
+  /** What a working directory of the job holds: link name -> localised file or unpacked archive. */
+  public Map<String, File> links() {
+    return links;
   }
 
   /** The job's class loader, or null when the job needs none beyond the client's. */
@@ -49,32 +63,36 @@ public final class JobResources implements Closeable {
   /**
    * Localises the cache of {@code conf} under {@code jobDir}; records the local paths in
    * {@code mapreduce.job.cache.local.files/archives} and sets the job class loader on the conf.
+   * Files the job client staged under {@code submitDir} are used where they are.
    */
-  public static JobResources localize(JobConf conf, File jobDir, ClassLoader parent) throws IOException {
+  public static JobResources localize(JobConf conf, File jobDir, Path submitDir, ClassLoader parent)
+      throws IOException {
     File workDir = new File(jobDir, "work");
     mkdirs(workDir);
+    Localizer localizer = new Localizer(conf, jobDir, submitDir);
     Map<String, File> localized = new LinkedHashMap<>();
+    Map<String, File> links = new LinkedHashMap<>();
     List<String> localFiles = new ArrayList<>();
-    int n = 0;
     for (URI uri : uris(conf.getStrings(MRJobConfig.CACHE_FILES))) {
       Path path = new Path(uri.getScheme(), uri.getAuthority(), uri.getPath());
       if (WILDCARD.equals(path.getName())) {
         continue;
       }
-      File local = fetch(path, conf, new File(jobDir, "cache/" + (n++)));
+      File local = localizer.fileOf(path);
       localized.put(path.toUri().getPath(), local);
       localFiles.add(local.getAbsolutePath());
-      link(workDir, uri.getFragment() != null ? uri.getFragment() : path.getName(), local);
+      links.putIfAbsent(uri.getFragment() != null ? uri.getFragment() : path.getName(), local);
     }
     List<String> localArchives = new ArrayList<>();
     for (URI uri : uris(conf.getStrings(MRJobConfig.CACHE_ARCHIVES))) {
       Path path = new Path(uri.getScheme(), uri.getAuthority(), uri.getPath());
-      File archive = fetch(path, conf, new File(jobDir, "cache/" + (n++)));
-      File unpacked = new File(jobDir, "archives/" + (n++) + "/" + path.getName());
-      unpack(archive, unpacked);
+      File unpacked = localizer.unpacked(path);
       localized.put(path.toUri().getPath(), unpacked);
       localArchives.add(unpacked.getAbsolutePath());
-      link(workDir, uri.getFragment() != null ? uri.getFragment() : path.getName(), unpacked);
+      links.putIfAbsent(uri.getFragment() != null ? uri.getFragment() : path.getName(), unpacked);
+    }
+    for (Map.Entry<String, File> link : links.entrySet()) {
+      link(workDir, link.getKey(), link.getValue());
     }
     if (!localFiles.isEmpty()) {
       conf.set(MRJobConfig.CACHE_LOCALFILES, StringUtils.join(",", localFiles));
@@ -83,9 +101,9 @@ public final class JobResources implements Closeable {
       conf.set(MRJobConfig.CACHE_LOCALARCHIVES, StringUtils.join(",", localArchives));
     }
     List<URL> classpath = new ArrayList<>();
-    addJobJar(conf, jobDir, classpath);
+    addJobJar(conf, localizer, classpath);
     for (String entry : strings(conf.getStrings(MRJobConfig.CLASSPATH_FILES))) {
-      addClasspathEntry(new Path(entry), conf, jobDir, localized, classpath, n++);
+      addClasspathEntry(new Path(entry), conf, localizer, localized, classpath);
     }
     for (String entry : strings(conf.getStrings(MRJobConfig.CLASSPATH_ARCHIVES))) {
       Path path = new Path(entry);
@@ -101,10 +119,10 @@ public final class JobResources implements Closeable {
     } else {
       conf.setClassLoader(parent);
     }
-    return new JobResources(workDir, loader);
+    return new JobResources(workDir, links, loader);
   }
 
-  private static void addJobJar(JobConf conf, File jobDir, List<URL> classpath) throws IOException {
+  private static void addJobJar(JobConf conf, Localizer localizer, List<URL> classpath) throws IOException {
     String jar = conf.get(MRJobConfig.JAR);
     if (jar == null) {
       return;
@@ -115,59 +133,102 @@ public final class JobResources implements Closeable {
     }
     FileSystem fs = path.getFileSystem(conf);
     if (fs.exists(path)) {
-      classpath.add(fetch(path, conf, new File(jobDir, "jobjar")).toURI().toURL());
+      classpath.add(localizer.classPathFile(path).toURI().toURL());
     }
   }
 
-  private static void addClasspathEntry(Path path, JobConf conf, File jobDir, Map<String, File> localized,
-                                        List<URL> classpath, int n) throws IOException {
+  private static void addClasspathEntry(Path path, JobConf conf, Localizer localizer, Map<String, File> localized,
+                                        List<URL> classpath) throws IOException {
     if (WILDCARD.equals(path.getName())) {
       Path dir = path.getParent();
       FileSystem fs = dir.getFileSystem(conf);
       for (org.apache.hadoop.fs.FileStatus status : fs.listStatus(dir)) {
         if (status.isFile()) {
-          classpath.add(fetch(status.getPath(), conf, new File(jobDir, "classpath/" + n)).toURI().toURL());
+          classpath.add(localizer.classPathFile(status.getPath()).toURI().toURL());
         }
       }
       return;
     }
     File local = localized.get(path.toUri().getPath());
     if (local == null) {
-      local = fetch(path, conf, new File(jobDir, "classpath/" + n));
+      local = localizer.classPathFile(path);
     }
     classpath.add(local.toURI().toURL());
   }
 
-  /** A local file with the content of {@code path}: the file itself when it is already local. */
-  private static File fetch(Path path, JobConf conf, File targetDir) throws IOException {
-    FileSystem fs = path.getFileSystem(conf);
-    if (isLocal(fs)) {
+  /**
+   * Where the job's cache files and archives go: {@code <job dir>/cache/<n>/<name>}, made readable
+   * and executable by their owner only (so a script shipped with {@code -files} can be run, as on
+   * YARN); the job's originals elsewhere are never changed.
+   */
+  private static final class Localizer {
+    private final JobConf conf;
+    private final File jobDir;
+    private final String stagingDir;
+    private int n;
+
+    Localizer(JobConf conf, File jobDir, Path submitDir) {
+      this.conf = conf;
+      this.jobDir = jobDir;
+      this.stagingDir = submitDir == null ? null : submitDir.toUri().getPath();
+    }
+
+    /** A cache file, local and executable by its owner: a copy unless the job client staged it. */
+    File fileOf(Path path) throws IOException {
+      FileSystem fs = path.getFileSystem(conf);
+      File file = isLocal(fs) && isStaged(existing(fs, path)) ? existing(fs, path) : copy(fs, path);
+      Files.setPosixFilePermissions(file.toPath(), LOCALISED);
+      return file;
+    }
+
+    /** An archive unpacked into a folder of its own, named after it. */
+    File unpacked(Path path) throws IOException {
+      File dir = new File(jobDir, "archives/" + (n++) + "/" + path.getName());
+      unpack(classPathFile(path), dir);
+      return dir;
+    }
+
+    /** A file only read (job jar, -libjars, an archive to unpack): where it is when it is local. */
+    File classPathFile(Path path) throws IOException {
+      FileSystem fs = path.getFileSystem(conf);
+      return isLocal(fs) ? existing(fs, path) : copy(fs, path);
+    }
+
+    private boolean isStaged(File file) {
+      return stagingDir != null && file.toPath().startsWith(stagingDir);
+    }
+
+    private File copy(FileSystem fs, Path path) throws IOException {
+      File dir = new File(jobDir, "cache/" + (n++));
+      mkdirs(dir);
+      File local = new File(dir, path.getName());
+      fs.copyToLocalFile(false, path, new Path(local.getAbsolutePath()), true);
+      return local;
+    }
+
+    private static File existing(FileSystem fs, Path path) throws IOException {
       File file = new File(fs.makeQualified(path).toUri().getPath());
       if (!file.exists()) {
         throw new java.io.FileNotFoundException("distributed cache file " + path + " does not exist");
       }
       return file;
     }
-    mkdirs(targetDir);
-    File local = new File(targetDir, path.getName());
-    fs.copyToLocalFile(false, path, new Path(local.getAbsolutePath()), true);
-    return local;
-  }
 
-  private static boolean isLocal(FileSystem fs) {
-    return fs instanceof org.apache.hadoop.fs.LocalFileSystem
-        || fs instanceof org.apache.hadoop.fs.RawLocalFileSystem;
-  }
+    private static boolean isLocal(FileSystem fs) {
+      return fs instanceof org.apache.hadoop.fs.LocalFileSystem
+          || fs instanceof org.apache.hadoop.fs.RawLocalFileSystem;
+    }
 
-  private static void unpack(File archive, File dir) throws IOException {
-    mkdirs(dir);
-    String name = archive.getName().toLowerCase();
-    if (name.endsWith(".jar") || name.endsWith(".zip")) {
-      FileUtil.unZip(archive, dir);
-    } else if (name.endsWith(".tar") || name.endsWith(".tar.gz") || name.endsWith(".tgz")) {
-      FileUtil.unTar(archive, dir);
-    } else {
-      throw new IOException("Cannot unpack archive " + archive + ": not a jar, zip, tar, tar.gz or tgz");
+    private static void unpack(File archive, File dir) throws IOException {
+      mkdirs(dir);
+      String name = archive.getName().toLowerCase();
+      if (name.endsWith(".jar") || name.endsWith(".zip")) {
+        FileUtil.unZip(archive, dir);
+      } else if (name.endsWith(".tar") || name.endsWith(".tar.gz") || name.endsWith(".tgz")) {
+        FileUtil.unTar(archive, dir);
+      } else {
+        throw new IOException("Cannot unpack archive " + archive + ": not a jar, zip, tar, tar.gz or tgz");
+      }
     }
   }
 

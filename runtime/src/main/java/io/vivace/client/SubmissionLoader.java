@@ -1,8 +1,12 @@
 package io.vivace.client;
 
+import io.vivace.conf.VivaceConf;
 import io.vivace.exec.JobRun;
 import io.vivace.plan.InputSplits;
 import io.vivace.plan.SplitReader;
+import io.vivace.sandbox.JobClassPath;
+import io.vivace.sandbox.JobSandbox;
+import io.vivace.sandbox.TaskLocalFileSystem;
 import io.vivace.shuffle.LocalDirs;
 import java.io.File;
 import java.io.IOException;
@@ -38,22 +42,27 @@ final class SubmissionLoader {
     }
     String user = conf.getUser() != null ? conf.getUser()
         : UserGroupInformation.getCurrentUser().getShortUserName();
-    // A job-private identity gives the job its own cached FileSystem instances, so the local file
-    // system's working directory can be the job's working directory (cache symlinks live there).
+    // A job-private identity gives the job its own cached FileSystem instances: its local one
+    // resolves relative paths in the working directory of the task using it.
     UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
     ugi.addCredentials(credentials);
     ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
     try {
       return ugi.doAs((java.security.PrivilegedExceptionAction<JobRun.Submission>) () -> {
-        JobResources resources = JobResources.localize(conf, jobDir, clientLoader);
+        org.apache.hadoop.fs.LocalFileSystem localFs = TaskLocalFileSystem.installFor(conf);
+        JobResources resources = JobResources.localize(conf, jobDir, dir, clientLoader);
         conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
-        FileSystem.getLocal(conf).setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
+        JobSandbox sandbox = new JobSandbox(id.toString(),
+            JobClassPath.of(conf.getClassLoader(), conf),
+            VivaceConf.getBoolean(conf, "vivace.task.isolation"));
+        conf.setClassLoader(sandbox.jobLoader());
+        localFs.setWorkingDirectory(new Path(resources.workDir().getAbsolutePath()));
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(conf.getClassLoader());
         try {
           InputSplits splits = SplitReader.read(id, conf, dir);
-          return new JobRun.Submission(id, conf, dir, ugi, resources, splits, localDirs);
+          return new JobRun.Submission(id, conf, dir, ugi, resources, sandbox, splits, localDirs);
         } finally {
           thread.setContextClassLoader(previous);
         }

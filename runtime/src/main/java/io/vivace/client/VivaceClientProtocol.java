@@ -76,7 +76,12 @@ public final class VivaceClientProtocol implements ClientProtocol {
 
   @Override
   public void killJob(JobID jobid) throws IOException {
-    job(jobid).kill();
+    try {
+      job(jobid).kill(engine.killWaitMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while killing " + jobid);
+    }
   }
 
   @Override

@@ -115,6 +115,31 @@ public final class AttemptCounters {
     }
   }
 
+  /** The sum of every counter's value: changes whenever one does (see {@code TaskReporter.activity}). */
+  public synchronized long activity() {
+    long sum = 0;
+    for (Slot slot : slots) {
+      if (slot != null) {
+        sum += slot.getValue();
+      }
+    }
+    if (fileSystems != null) {
+      for (long[] values : fileSystems.values()) {
+        for (long v : values) {
+          sum += v;
+        }
+      }
+    }
+    if (hadoop != null) {
+      for (Counters.Group group : hadoop) {
+        for (Counters.Counter c : group) {
+          sum += c.getValue();
+        }
+      }
+    }
+    return sum;
+  }
+
   /** The counters as Hadoop's; from then on they are counted there. */
   public synchronized Counters toCounters() {
     return hadoop();

@@ -22,6 +22,10 @@ public final class Engine {
 
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
+  /** How often the monitor looks at running attempts (timeouts, stops) and at starved jobs. */
+  private static final long MONITOR_INTERVAL_MILLIS = 100;
+  /** How long a JVM shutdown waits for the jobs it kills to end. */
+  private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
   /** Finished jobs kept for status queries. */
   private static final int RETAINED_JOBS = 1000;
 
@@ -29,7 +33,9 @@ public final class Engine {
 
   private final WorkerPool pool;
   private final ShuffleMemory shuffleMemory;
-  private final String clusterId;
+  private final EngineLease lease;
+  private final long killGraceNanos;
+  private final long lendAfterNanos;
   private final AtomicInteger nextJobNumber = new AtomicInteger();
   /** Keyed by the id's text: Hadoop's ids of the old and new API are never equal() to each other. */
   private final Map<String, JobRun> jobs = new LinkedHashMap<>();
@@ -40,7 +46,73 @@ public final class Engine {
     this.pool = new WorkerPool(slots);
     long shuffleBytes = VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20;
     this.shuffleMemory = new ShuffleMemory(shuffleBytes);
-    this.clusterId = claimClusterId(conf);
+    File engines = EngineLease.enginesRoot(conf.get("hadoop.tmp.dir", "/tmp"));
+    this.lease = EngineLease.claim(engines);
+    Leftovers.collect(engines, lease.clusterId(), conf);
+    this.killGraceNanos = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L;
+    this.lendAfterNanos = VivaceConf.getLong(conf, "vivace.scheduler.lend.after.ms") * 1_000_000L;
+    Thread monitor = new Thread(this::monitor, "vivace-monitor");
+    monitor.setDaemon(true);
+    monitor.start();
+    // through Hadoop's hook manager, ahead of its own hook that closes every FileSystem: the jobs'
+    // aborts still need theirs
+    org.apache.hadoop.util.ShutdownHookManager.get().addShutdownHook(this::killAllOnShutdown,
+        org.apache.hadoop.fs.FileSystem.SHUTDOWN_HOOK_PRIORITY + 10, SHUTDOWN_WAIT_MILLIS + 5000,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The JVM is ending (SIGINT, SIGTERM, {@code System.exit} in a driver) with jobs running: each is
+   * killed and aborted through its committer, its folders removed and its history closed as KILLED,
+   * within {@value #SHUTDOWN_WAIT_MILLIS} ms in all.
+   */
+  private void killAllOnShutdown() {
+    List<JobRun> running = new ArrayList<>();
+    for (JobRun job : jobs()) {
+      if (!job.isComplete()) {
+        running.add(job);
+        LOG.warn("Killing job " + job.id() + ": the JVM is shutting down");
+        job.terminate("Job " + job.id() + " killed: the JVM running it is shutting down");
+      }
+    }
+    long deadline = System.nanoTime() + SHUTDOWN_WAIT_MILLIS * 1_000_000L;
+    for (JobRun job : running) {
+      try {
+        job.awaitCompletion(Math.max(0, (deadline - System.nanoTime()) / 1_000_000L));
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (!job.isComplete()) {
+        LOG.warn("Job " + job.id() + " did not end within " + SHUTDOWN_WAIT_MILLIS + " ms of the shutdown;"
+            + " the next engine on this hadoop.tmp.dir will remove what it leaves");
+      }
+    }
+    lease.release();
+  }
+
+  /** Enforces task timeouts and stops, and lends workers to starved jobs ({@link WorkerPool}). */
+  private void monitor() {
+    while (true) {
+      try {
+        Thread.sleep(MONITOR_INTERVAL_MILLIS);
+        long now = System.nanoTime();
+        for (JobRun job : jobs()) {
+          if (!job.isComplete()) {
+            job.watch(now, killGraceNanos);
+          }
+        }
+        pool.lendIfStarved(lendAfterNanos);
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.error("engine monitor", e);
+      }
+    }
+  }
+
+  /** How long killing a job waits for it to end: the grace of its attempts, and a little more. */
+  public long killWaitMillis() {
+    return killGraceNanos / 1_000_000L + 500;
   }
 
   /** The engine of this JVM, started on first use with the given configuration's settings. */
@@ -49,24 +121,6 @@ public final class Engine {
       instance = new Engine(conf);
     }
     return instance;
-  }
-
-  /**
-   * Job ids look like Hadoop's ({@code job_<start millis>_<n>}). The start time is made unique
-   * among engines sharing {@code hadoop.tmp.dir} by claiming a directory named after it.
-   */
-  private static String claimClusterId(Configuration conf) {
-    File root = new File(conf.get("hadoop.tmp.dir", "/tmp"), "vivace/engines");
-    root.mkdirs();
-    long ts = System.currentTimeMillis();
-    for (int i = 0; i < 1000; i++, ts++) {
-      File claim = new File(root, Long.toString(ts));
-      if (claim.mkdir()) {
-        claim.deleteOnExit();
-        return Long.toString(ts);
-      }
-    }
-    return Long.toString(ts);
   }
 
   public WorkerPool pool() {
@@ -78,7 +132,7 @@ public final class Engine {
   }
 
   public JobID newJobId() {
-    return new JobID(clusterId, nextJobNumber.incrementAndGet());
+    return new JobID(lease.clusterId(), nextJobNumber.incrementAndGet());
   }
 
   /** Registers and starts a prepared job. */
@@ -88,6 +142,7 @@ public final class Engine {
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, pool, shuffleMemory, () -> retire(holder[0]));
     holder[0] = job;
+    lease.record(job.id().toString(), job.files());
     synchronized (this) {
       jobs.put(job.id().toString(), job);
       submitted++;
@@ -106,6 +161,7 @@ public final class Engine {
   }
 
   private synchronized void retire(JobRun finished) {
+    lease.forget(finished.id().toString());
     if (jobs.size() > RETAINED_JOBS) {
       var it = jobs.values().iterator();
       while (jobs.size() > RETAINED_JOBS && it.hasNext()) {

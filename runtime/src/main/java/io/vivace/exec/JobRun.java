@@ -7,6 +7,9 @@ import io.vivace.counters.CounterTotals;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.merge.MergeAhead;
 import io.vivace.plan.InputSplits;
+import io.vivace.sandbox.JobSandbox;
+import io.vivace.sandbox.TaskScope;
+import io.vivace.sandbox.TaskWorkDir;
 import io.vivace.shuffle.LocalDirs;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.SegmentCodec;
@@ -51,7 +54,8 @@ public final class JobRun {
 
   /** Everything a job needs that submission prepared. */
   public record Submission(JobID id, JobConf conf, Path submitDir, UserGroupInformation ugi,
-                           JobResources resources, InputSplits splits, LocalDirs localDirs) {
+                           JobResources resources, JobSandbox sandbox, InputSplits splits,
+                           LocalDirs localDirs) {
 
     /** The job's own local folder: {@code job.xml}, its working directory, its cache. */
     public File jobDir() {
@@ -78,7 +82,11 @@ public final class JobRun {
   private final java.util.Set<TaskInProgress> runningTips = new java.util.LinkedHashSet<>();
   private final int maxMapAttempts;
   private final int maxReduceAttempts;
+  /** {@code mapreduce.task.timeout}: no progress for this long fails an attempt; 0 = never. */
+  private final long taskTimeoutMillis;
   private final Runnable onFinish;
+  /** Where the job's own steps run: the job's working directory, exits failing the step. */
+  private final TaskScope jobScope;
 
   private OutputCommitter committer;
   private org.apache.hadoop.mapred.JobContextImpl jobContext;
@@ -135,9 +143,12 @@ public final class JobRun {
     }
     this.maxMapAttempts = Math.max(1, conf.getInt(MRJobConfig.MAP_MAX_ATTEMPTS, 4));
     this.maxReduceAttempts = Math.max(1, conf.getInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 4));
+    this.taskTimeoutMillis = Math.max(0, conf.getLong(MRJobConfig.TASK_TIMEOUT, MRJobConfig.DEFAULT_TASK_TIMEOUT_MILLIS));
     this.queue = pool.register();
     this.historyFile = new File(JobHistoryWriter.historyDir(conf), id + ".jsonl");
     this.history = new JobHistoryWriter(historyFile);
+    this.jobScope = new TaskScope("job " + id, new TaskWorkDir(submission.resources().workDir(), java.util.Map.of()),
+        () -> { });
   }
 
   public JobID id() {
@@ -152,27 +163,51 @@ public final class JobRun {
 
   // ---- work items -------------------------------------------------------------------------
 
-  private void enqueue(Runnable body) {
-    enqueue(body, false);
-  }
+  /**
+   * One piece of the job's work on a worker. Its end is counted once: when it returns, or earlier
+   * by whoever abandons it (an attempt that would not stop), so the job can end without it.
+   */
+  private final class Unit implements Runnable {
+    private final java.util.function.Consumer<Unit> body;
+    private boolean released;
 
-  private void enqueue(Runnable body, boolean first) {
-    inFlight++;
-    Runnable unit = () -> {
+    Unit(java.util.function.Consumer<Unit> body) {
+      this.body = body;
+    }
+
+    @Override
+    public void run() {
       try {
-        body.run();
+        body.accept(this);
       } catch (Throwable t) {
         LOG.error("Internal error in job " + id, t);
-        synchronized (this) {
+        synchronized (JobRun.this) {
           terminate(JobStatus.State.FAILED, "Internal error: " + StringUtils.stringifyException(t));
         }
       } finally {
-        synchronized (this) {
-          inFlight--;
+        synchronized (JobRun.this) {
+          release();
           maybeCleanup();
         }
       }
-    };
+    }
+
+    /** Guarded by the job's lock. */
+    void release() {
+      if (!released) {
+        released = true;
+        inFlight--;
+      }
+    }
+  }
+
+  private void enqueue(Runnable body) {
+    enqueue(unit -> body.run(), false);
+  }
+
+  private void enqueue(java.util.function.Consumer<Unit> body, boolean first) {
+    inFlight++;
+    Unit unit = new Unit(body);
     if (first) {
       pool.enqueueFirst(queue, unit);
     } else {
@@ -180,17 +215,26 @@ public final class JobRun {
     }
   }
 
-  private <T> T inJobContext(PrivilegedExceptionAction<T> action) throws Exception {
+  /** Runs job code as the job's user, with {@code loader} as the thread's context class loader, in {@code scope}. */
+  private <T> T inJobContext(ClassLoader loader, TaskScope scope, PrivilegedExceptionAction<T> action)
+      throws Exception {
     Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(conf.getClassLoader());
+    ClassLoader previousLoader = thread.getContextClassLoader();
+    TaskScope previousScope = TaskScope.enter(scope);
+    thread.setContextClassLoader(loader);
     try {
       return submission.ugi().doAs(action);
     } catch (UndeclaredThrowableException e) {
       throw e.getCause() instanceof Exception cause ? cause : e;
     } finally {
-      thread.setContextClassLoader(previous);
+      thread.setContextClassLoader(previousLoader);
+      TaskScope.restore(previousScope);
     }
+  }
+
+  /** Job code of the job's own steps (setup, commit, abort), as in the application master's JVM. */
+  private <T> T inJobContext(PrivilegedExceptionAction<T> action) throws Exception {
+    return inJobContext(conf.getClassLoader(), jobScope, action);
   }
 
   /** Runs a job-level step of the committer protocol; a failure fails the job. */
@@ -235,7 +279,7 @@ public final class JobRun {
         mapsComplete();
       }
       for (TaskInProgress tip : maps) {
-        enqueue(() -> runAttempt(tip));
+        enqueue(unit -> runAttempt(tip, unit), false);
       }
     }
   }
@@ -245,11 +289,11 @@ public final class JobRun {
       enqueue(this::commit);
     }
     for (TaskInProgress tip : reduces) {
-      enqueue(() -> runAttempt(tip));
+      enqueue(unit -> runAttempt(tip, unit), false);
     }
   }
 
-  private void runAttempt(TaskInProgress tip) {
+  private void runAttempt(TaskInProgress tip, Unit unit) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     org.apache.hadoop.mapred.TaskAttemptID attemptId;
     synchronized (this) {
@@ -260,14 +304,25 @@ public final class JobRun {
     }
     // the attempt's configuration and ids (a good part of a small task's cost) outside the job's
     // lock, which every other worker takes to start and to finish its own attempts
-    TaskAttempt attempt = new TaskAttempt(env, attemptId, attemptIds.format(attemptId));
+    Thread worker = Thread.currentThread();
+    ClassLoader loader = submission.sandbox().loaderFor(worker.getId());
+    TaskAttempt attempt = new TaskAttempt(env, attemptId, attemptIds.format(attemptId), loader);
+    TaskScope scope = new TaskScope("task " + attempt.idText(),
+        new TaskWorkDir(new File(submission.jobDir(), "tasks/" + attempt.idText()), submission.resources().links()),
+        () -> stopAttempt(attempt, worker));
     long start = System.currentTimeMillis();
     synchronized (this) {
       if (terminating) {
         return;
       }
       tip.running = attempt;
-      tip.runningThread = Thread.currentThread();
+      tip.runningThread = worker;
+      tip.runningUnit = unit;
+      tip.runningSince = start;
+      tip.activity = -1;
+      tip.activityChangedNanos = System.nanoTime();
+      tip.stopAskedNanos = 0;
+      tip.timeoutMessage = null;
       runningTips.add(tip);
       tip.status = TIPStatus.RUNNING;
       if (tip.startTime == 0) {
@@ -277,17 +332,31 @@ public final class JobRun {
           .increment(1);
     }
     // outside the job's lock: JOB_FINISHED cannot come before it, as the job ends only after this unit
-    history.attemptStarted(start, attempt.idText(), isMap ? "MAP" : "REDUCE", Thread.currentThread().getName());
-    if (isMap) {
-      attempt.reporter().frameworkCounter(TaskCounter.SPLIT_RAW_BYTES)
-          .increment(submission.splits().rawBytes()[tip.index]);
-    }
+    history.attemptStarted(start, attempt.idText(), isMap ? "MAP" : "REDUCE", worker.getName());
     try {
-      Object split = isMap ? submission.splits().splits()[tip.index] : null;
-      MapOutput output = inJobContext(() -> TaskRunner.run(attempt, split));
+      MapOutput output = inJobContext(loader, scope, () -> {
+        Object split = null;
+        if (isMap) {
+          InputSplits.Split read = submission.splits().read(tip.index, attempt.conf(), env.serialization());
+          attempt.reporter().frameworkCounter(TaskCounter.SPLIT_RAW_BYTES).increment(read.rawBytes());
+          split = read.split();
+        }
+        return TaskRunner.run(attempt, split);
+      });
       attemptSucceeded(tip, attempt, output, start);
     } catch (Throwable t) {
-      attemptFailed(tip, attempt, t, start);
+      Throwable exit = scope.exitError(); // an exit from another thread of the task stopped this one
+      attemptFailed(tip, attempt, exit != null ? exit : t, start);
+    } finally {
+      scope.deleteWorkDir();
+    }
+  }
+
+  /** Asks an attempt to stop: at its next record, and by interrupt when another thread asks. */
+  private static void stopAttempt(TaskAttempt attempt, Thread worker) {
+    attempt.reporter().kill();
+    if (Thread.currentThread() != worker) {
+      worker.interrupt();
     }
   }
 
@@ -295,8 +364,16 @@ public final class JobRun {
                                              long start) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     long now = System.currentTimeMillis();
+    if (tip.running != attempt) { // abandoned: its end was recorded when it was given up on
+      if (output != null) {
+        output.release();
+      }
+      attempt.abort();
+      return;
+    }
     tip.running = null;
     tip.runningThread = null;
+    tip.runningUnit = null;
     runningTips.remove(tip);
     if (terminating) {
       if (output != null) {
@@ -333,10 +410,17 @@ public final class JobRun {
                                           long start) {
     boolean isMap = tip.id.getTaskType() == TaskType.MAP;
     long now = System.currentTimeMillis();
+    if (tip.running != attempt) { // abandoned: its end was recorded when it was given up on
+      return;
+    }
     tip.running = null;
     tip.runningThread = null;
+    tip.runningUnit = null;
     runningTips.remove(tip);
-    boolean killed = terminating || tip.killRequested;
+    if (tip.timeoutMessage != null) {
+      cause = new java.util.concurrent.TimeoutException(tip.timeoutMessage);
+    }
+    boolean killed = (terminating || tip.killRequested) && tip.timeoutMessage == null;
     tip.killRequested = false;
     String diagnostic = StringUtils.stringifyException(cause);
     tip.diagnostics.add(diagnostic);
@@ -357,7 +441,7 @@ public final class JobRun {
     }
     if (tip.failures < (isMap ? maxMapAttempts : maxReduceAttempts)) {
       tip.status = TIPStatus.PENDING;
-      enqueue(() -> runAttempt(tip), true);
+      enqueue(unit -> runAttempt(tip, unit), true);
       return;
     }
     tip.status = TIPStatus.FAILED;
@@ -406,9 +490,9 @@ public final class JobRun {
     terminalState = finalState;
     failureInfo = info;
     inFlight -= pool.clear(queue);
+    long now = System.nanoTime();
     for (TaskInProgress tip : runningTips) {
-      tip.running.reporter().kill();
-      tip.runningThread.interrupt();
+      stop(tip, now);
     }
     maybeCleanup();
   }
@@ -465,6 +549,7 @@ public final class JobRun {
     }
     try {
       org.apache.hadoop.fs.FileSystem.closeAllForUGI(submission.ugi());
+      submission.sandbox().close();
       submission.resources().close();
     } catch (IOException ex) {
       LOG.debug("closing job resources", ex);
@@ -473,16 +558,100 @@ public final class JobRun {
     synchronized (this) {
       state = finalState;
       finishTime = System.currentTimeMillis();
+      notifyAll();
     }
     onFinish.run();
   }
 
   // ---- client-facing views ----------------------------------------------------------------
 
-  public synchronized void kill() {
+  /**
+   * Kills the job and waits, up to {@code waitMillis}, for it to end: its attempts stop or, after the
+   * engine's grace, are abandoned ({@link #watch}), then its output is aborted.
+   */
+  public void kill(long waitMillis) throws InterruptedException {
+    terminate("Job " + id + " killed by the client");
+    awaitCompletion(waitMillis);
+  }
+
+  /** Kills the job (unless it is over) with {@code reason} as its failure info. */
+  synchronized void terminate(String reason) {
     if (!isComplete()) {
-      terminate(JobStatus.State.KILLED, "Job " + id + " killed by the client");
+      terminate(JobStatus.State.KILLED, reason);
     }
+  }
+
+  /** Waits up to {@code millis} for the job to end. */
+  synchronized void awaitCompletion(long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
+    long left;
+    while (!isComplete() && (left = deadline - System.nanoTime()) > 0) {
+      wait(Math.max(1, left / 1_000_000L));
+    }
+  }
+
+  /** What the job keeps on disk while it runs, for {@link Leftovers} should the JVM die. */
+  EngineLease.JobFiles files() {
+    List<String> localDirs = new ArrayList<>();
+    for (File dir : submission.localDirs().dirs()) {
+      localDirs.add(dir.getAbsolutePath());
+    }
+    return new EngineLease.JobFiles(String.join(",", localDirs), submission.submitDir().toString(),
+        conf.get(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.OUTDIR),
+        JobHistoryWriter.historyDir(conf).getAbsolutePath());
+  }
+
+  // ---- the engine's monitor ---------------------------------------------------------------
+
+  /**
+   * Called by the engine's monitor every few hundred milliseconds: fails an attempt that made no
+   * progress (no record read or written, no counter, status or progress report) for the job's
+   * {@code mapreduce.task.timeout}, with Hadoop's message, and abandons an attempt that was asked
+   * to stop more than {@code graceNanos} ago and has not: its slot goes to a new worker at once.
+   */
+  synchronized void watch(long now, long graceNanos) {
+    for (TaskInProgress tip : new ArrayList<>(runningTips)) {
+      if (tip.stopAskedNanos != 0) {
+        if (now - tip.stopAskedNanos > graceNanos) {
+          abandon(tip);
+        }
+        continue;
+      }
+      long activity = tip.running.reporter().activity();
+      if (activity != tip.activity) {
+        tip.activity = activity;
+        tip.activityChangedNanos = now;
+      } else if (taskTimeoutMillis > 0 && now - tip.activityChangedNanos > taskTimeoutMillis * 1_000_000L) {
+        tip.timeoutMessage = "Task " + tip.running.idText() + " failed to report status for "
+            + taskTimeoutMillis / 1000 + " seconds. Killing!";
+        LOG.warn(tip.timeoutMessage);
+        stop(tip, now);
+      }
+    }
+  }
+
+  /** Asks a running attempt to stop: at its next record, and by interrupt. */
+  private void stop(TaskInProgress tip, long now) {
+    if (tip.stopAskedNanos == 0) {
+      tip.stopAskedNanos = now;
+    }
+    tip.running.reporter().kill();
+    tip.runningThread.interrupt();
+  }
+
+  /** Gives up on an attempt that will not stop: records its end now and frees its worker's slot. */
+  private void abandon(TaskInProgress tip) {
+    TaskAttempt attempt = tip.running;
+    Runnable work = tip.runningUnit;
+    if (!pool.abandon(tip.runningThread, work)) {
+      return;
+    }
+    LOG.warn("Task attempt " + attempt.idText() + " did not stop when asked; its thread ("
+        + tip.runningThread.getName() + ") is abandoned and a new worker takes its slot");
+    ((Unit) work).release();
+    attemptFailed(tip, attempt, new java.util.concurrent.CancellationException(
+        "task attempt " + attempt.idText() + " did not stop when asked and was abandoned"), tip.runningSince);
+    maybeCleanup();
   }
 
   /** Stops one running attempt; it is retried unless {@code shouldFail} made it count as failed. */
@@ -490,8 +659,7 @@ public final class JobRun {
     for (TaskInProgress tip : runningTips) {
       if (tip.running.id().toString().equals(attemptId.toString())) {
         tip.killRequested = !shouldFail;
-        tip.running.reporter().kill();
-        tip.runningThread.interrupt();
+        stop(tip, System.nanoTime());
         return true;
       }
     }

@@ -19,6 +19,16 @@ final class TaskInProgress {
   TIPStatus status = TIPStatus.PENDING;
   TaskAttempt running;
   Thread runningThread;
+  /** The pool's unit of work running the attempt (what is abandoned when it will not stop). */
+  Runnable runningUnit;
+  long runningSince;
+  /** The attempt's counters and reports as last seen, and when they last changed (nanos). */
+  long activity;
+  long activityChangedNanos;
+  /** When the attempt was asked to stop (nanos), 0 while it may run on. */
+  long stopAskedNanos;
+  /** Why the running attempt was stopped for a timeout: its failure message; null otherwise. */
+  String timeoutMessage;
   long startTime;
   long finishTime;
   /** The successful attempt's counters; converted for a TaskReport only when one is asked for. */

@@ -41,7 +41,40 @@ public final class JobHistoryWriter {
 
   public JobHistoryWriter(File file) {
     this.file = file;
-    this.tmp = new File(file.getParentFile(), "." + file.getName() + ".tmp");
+    this.tmp = new File(file.getParentFile(), "." + file.getName() + ".tmp"); // = temporaryFile(dir, job id)
+  }
+
+  /** The hidden file a job's events go to while it runs. */
+  public static File temporaryFile(File historyDir, String jobId) {
+    return new File(historyDir, "." + jobId + ".jsonl.tmp");
+  }
+
+  /**
+   * Ends the history of a job whose engine died with it (killed, or its machine lost power): a
+   * last line cut short is dropped, a {@code JOB_FINISHED} event with status {@code LOST} and
+   * {@code reason} as its failure info is added, and the file is moved into place.
+   */
+  public static void markLost(File historyDir, String jobId, long time, String reason) throws IOException {
+    File tmp = temporaryFile(historyDir, jobId);
+    byte[] bytes = Files.readAllBytes(tmp.toPath());
+    int end = bytes.length;
+    while (end > 0 && bytes[end - 1] != '\n') {
+      end--;
+    }
+    java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+    text.write(bytes, 0, end);
+    try (JsonGenerator json = JSON.createGenerator(text)) {
+      json.writeStartObject();
+      json.writeStringField("event", "JOB_FINISHED");
+      json.writeNumberField("time", time);
+      json.writeStringField("jobId", jobId);
+      json.writeStringField("status", "LOST");
+      json.writeStringField("failureInfo", reason);
+      json.writeEndObject();
+    }
+    text.write('\n');
+    Files.write(tmp.toPath(), text.toByteArray());
+    Files.move(tmp.toPath(), new File(historyDir, jobId + ".jsonl").toPath(), StandardCopyOption.ATOMIC_MOVE);
   }
 
   public static File historyDir(Configuration conf) {

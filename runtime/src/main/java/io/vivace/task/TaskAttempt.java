@@ -26,12 +26,16 @@ public final class TaskAttempt {
   private TaskAttemptContextImpl committerContext;
   private OutputCommitter committer;
 
-  /** {@code idText} is {@code id.toString()} ({@link AttemptIdFormat}). */
-  public TaskAttempt(TaskEnvironment env, TaskAttemptID id, String idText) {
+  /**
+   * {@code idText} is {@code id.toString()} ({@link AttemptIdFormat}); {@code loader} loads the job's
+   * classes for this attempt (its configuration's class loader).
+   */
+  public TaskAttempt(TaskEnvironment env, TaskAttemptID id, String idText, ClassLoader loader) {
     this.env = env;
     this.id = id;
     this.idText = idText;
     this.conf = TaskConf.of(env.jobConf());
+    conf.setClassLoader(loader);
     boolean isMap = id.getTaskType() == TaskType.MAP;
     String taskIdText = taskIdText(idText);
     conf.set(MRJobConfig.TASK_ATTEMPT_ID, idText);

@@ -16,6 +16,8 @@ public final class TaskReporter extends StatusReporter implements Reporter {
   private volatile String status = "";
   private volatile float progress;
   private volatile boolean killed;
+  /** Reports that are not counts (progress(), status, progress fraction); read racily by the monitor. */
+  private long reports;
   private InputSplit inputSplit;
 
   public AttemptCounters counters() {
@@ -52,6 +54,16 @@ public final class TaskReporter extends StatusReporter implements Reporter {
 
   public void setProgress(float progress) {
     this.progress = progress;
+    reports++;
+  }
+
+  /**
+   * A number that changes whenever the attempt shows progress as Hadoop defines it (a record read
+   * or written, a counter, a status or a progress report). Read by another thread without locking:
+   * a stale value only delays the change being seen.
+   */
+  public long activity() {
+    return reports + counters.activity();
   }
 
   void setInputSplit(InputSplit split) {
@@ -88,6 +100,7 @@ public final class TaskReporter extends StatusReporter implements Reporter {
 
   @Override
   public void progress() {
+    reports++;
   }
 
   @Override
@@ -98,5 +111,6 @@ public final class TaskReporter extends StatusReporter implements Reporter {
   @Override
   public void setStatus(String status) {
     this.status = status == null ? "" : status;
+    reports++;
   }
 }

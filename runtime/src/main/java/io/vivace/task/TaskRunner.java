@@ -1,6 +1,7 @@
 package io.vivace.task;
 
 import io.vivace.counters.FileSystemCounterTracker;
+import io.vivace.sandbox.TaskScope;
 import io.vivace.shuffle.MapOutput;
 import org.apache.hadoop.mapreduce.TaskType;
 
@@ -32,6 +33,10 @@ public final class TaskRunner {
         NewApiReduceTask.run(attempt);
       } else {
         OldApiReduceTask.run(attempt);
+      }
+      TaskScope scope = TaskScope.current();
+      if (scope != null) {
+        scope.checkNoExit(); // the code caught its exit's error and went on: nothing may be committed
       }
       attempt.commitOutput();
       if (attempt.id().getTaskType() == TaskType.REDUCE) {

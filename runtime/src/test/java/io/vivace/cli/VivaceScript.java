@@ -86,7 +86,35 @@ final class VivaceScript {
     throw new IllegalStateException("No " + prefix + "*.jar on the test class path");
   }
 
+  /** A script process started by {@link #start}: signal it, then {@link #finish} it. */
+  record Running(Process process, Path stdout, Path stderr, String[] args) {
+
+    Result finish() throws IOException, InterruptedException {
+      if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+        process.destroyForcibly();
+        throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES + " minutes");
+      }
+      Result result = new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+          Files.readString(stderr, StandardCharsets.UTF_8));
+      System.out.println("$ ./vivace " + String.join(" ", args) + "\n" + result.describe());
+      return result;
+    }
+  }
+
   Result run(String... args) throws IOException, InterruptedException {
+    Running running = start(args);
+    if (!running.process().waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+      running.process().descendants().forEach(ProcessHandle::destroyForcibly);
+      running.process().destroyForcibly();
+      throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES
+          + " minutes; stderr so far:\n" + Files.readString(running.stderr(), StandardCharsets.UTF_8));
+    }
+    // Surefire keeps the output in the test's output file, for when an assertion fails.
+    return running.finish();
+  }
+
+  /** Starts the script (its process is the JVM's: the script execs java) without waiting for it. */
+  Running start(String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
@@ -105,17 +133,6 @@ final class VivaceScript {
     Path stderr = Files.createTempFile(workDir, "vivace-stderr-", ".txt");
     Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-    if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES
-          + " minutes; stderr so far:\n" + Files.readString(stderr, StandardCharsets.UTF_8));
-    }
-    Result result = new Result(process.exitValue(),
-        Files.readString(stdout, StandardCharsets.UTF_8),
-        Files.readString(stderr, StandardCharsets.UTF_8));
-    // Surefire keeps this in the test's output file, for when an assertion fails.
-    System.out.println("$ ./vivace " + String.join(" ", args) + "\n" + result.describe());
-    return result;
+    return new Running(process, stdout, stderr, args);
   }
 }

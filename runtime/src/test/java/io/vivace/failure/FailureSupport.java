@@ -59,6 +59,9 @@ final class FailureSupport {
     conf.set(MRConfig.LOCAL_DIR, localDir(root).getAbsolutePath());
     conf.set("mapreduce.jobtracker.staging.root.dir", new File(root, "staging").getAbsolutePath());
     conf.set(HISTORY_DIR, historyDir(root).getAbsolutePath());
+    // These tests steer their tasks through static fields of the test classes, as LocalJobRunner
+    // allows: Hadoop's key for classes taken from the system class path shares them with the tasks.
+    conf.set("mapreduce.job.classloader.system.classes", "io.vivace.failure.");
     if (LOCAL.equals(framework)) {
       // LocalJobRunner's client would poll every 5 s; Vivace's provider shortens its own polling
       conf.setInt("mapreduce.client.completion.pollinterval", 20);

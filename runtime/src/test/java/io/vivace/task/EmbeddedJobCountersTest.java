@@ -272,6 +272,8 @@ class EmbeddedJobCountersTest {
   private static Job confAwareJob(Configuration conf, org.apache.hadoop.fs.Path in, org.apache.hadoop.fs.Path out)
       throws IOException {
     conf.set(MARKER, "job-value");
+    // the partitioners report to the test through a static map: share this class with the tasks
+    conf.set("mapreduce.job.classloader.system.classes", EmbeddedJobCountersTest.class.getName());
     Job job = Job.getInstance(conf, "configurable user classes");
     job.setMapperClass(ConfAwareMapper.class);
     job.setPartitionerClass(ConfAwarePartitioner.class);
