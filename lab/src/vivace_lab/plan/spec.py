@@ -5,6 +5,7 @@ Everything is checked before anything runs; an error names the file and line.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import os
 import random
@@ -144,7 +145,8 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
             name, settings = at.text(item, "a workload"), Located({}, item.line)
         workload = WORKLOADS.get(name)
         if workload is None:
-            raise at.error(item, f"unknown workload '{name}' (known: {', '.join(WORKLOADS)})")
+            raise at.error(item, f"unknown workload '{name}'{_near_miss(name, WORKLOADS)} "
+                                 f"(known: {', '.join(WORKLOADS)})")
         values = at.mapping(settings, f"the settings of {name}") if settings.value is not None else {}
         runs_on = engines
         choices: dict[str, list[str]] = {}
@@ -157,14 +159,18 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
                 continue
             param = workload.param(key)
             if param is None:
-                known = ", ".join(p.name for p in workload.params)
-                raise at.error(value, f"{name} has no parameter '{key}' (its parameters: {known})")
+                known = [p.name for p in workload.params]
+                raise at.error(value, f"{name} has no parameter '{key}'{_near_miss(key, known)} "
+                                      f"(its parameters: {', '.join(known)})")
             choices[key] = []
             for choice in at.sequence(value, key):
                 try:
                     choices[key].append(str(param.parse(choice.value)))
                 except ValueError as e:
                     raise at.error(choice, f"{name}: {e}") from None
+        missing = [p for p in workload.params if p.required and p.name not in choices]
+        if missing:
+            raise at.error(item, f"{name} needs the parameter '{missing[0].name}': {missing[0].help}")
         for engine in runs_on:
             if name not in ENGINE_WORKLOADS[engine]:
                 raise at.error(item, f"engine '{engine}' does not run {name} "
@@ -200,6 +206,11 @@ def _grid(at: _Locator, located: Located | None, keys: HadoopKeys,
             text = str(choice.value).lower() if isinstance(choice.value, bool) else str(choice.value)
             choices[key].append(text)
     return list(_product(choices)) or [{}]
+
+
+def _near_miss(name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _product(choices: dict[str, list[str]]):

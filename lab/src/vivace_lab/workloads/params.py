@@ -24,14 +24,17 @@ def parse_size(text: str) -> int:
 
 @dataclass(frozen=True)
 class Param:
-    """One workload parameter: its kind ('int', 'size', 'number' for a real number, or 'text'),
-    default, lower bound (ignored for text) and meaning."""
+    """One workload parameter as the driver declares it: its kind ('int', 'size', 'number' for a
+    real number, or 'text'), default, lower bound (ignored for text), meaning, unit (empty for a
+    count) and whether a run needs it (a required parameter has no usable default)."""
 
     name: str
     kind: str
     default: int | float | str
     minimum: int | float
     help: str
+    unit: str = ""
+    required: bool = False
 
     def parse(self, value: object) -> int | float | str:
         if self.kind == "text":
