@@ -24,6 +24,7 @@ TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workload
 # hadoop-yarn keeps HDFS and spark its own file:// data.
 LUSTRE_ENGINES = ("vivace", "hadoop-local")
 WORKLOAD_OPTION_KEYS = ("engines",)
+MAX_STUDY_NAME = 200  # with ".html", within the 255 bytes of a file name
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
     for key, value in top.items():
         if key not in TOP_LEVEL_KEYS:
             raise at.error(value, f"unknown setting '{key}' (known: {', '.join(TOP_LEVEL_KEYS)})")
-    name = at.text(at.required(top, "name", root), "name")
+    name = _study_name(at, at.required(top, "name", root))
     seed = at.integer(top.get("seed"), "seed", default=0, minimum=0)
     repeats = at.integer(top.get("repeats"), "repeats", default=3, minimum=1)
     engines = _engines(at, at.required(top, "engines", root))
@@ -109,6 +110,26 @@ class _Locator:
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise self.error(located, f"{what} must be a whole number of at least {minimum}, not {value!r}")
         return value
+
+
+def study_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a study, or None. The name is a file name in the lab home (the
+    report <lab home>/reports/<name>.html), so it must not lead out of it."""
+    if name in (".", "..") or "/" in name or "\\" in name:
+        return f"a study name is a file name, not a path: '{name}' (no '/' or '\\', not '.' or '..')"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return f"a study name cannot hold control characters: {name!r}"
+    if len(name.encode()) > MAX_STUDY_NAME:
+        return f"a study name is at most {MAX_STUDY_NAME} bytes (UTF-8), not {len(name.encode())}"
+    return None
+
+
+def _study_name(at: _Locator, located: Located) -> str:
+    name = at.text(located, "name")
+    problem = study_name_problem(name)
+    if problem:
+        raise at.error(located, problem)
+    return name
 
 
 def _engines(at: _Locator, located: Located) -> tuple[str, ...]:

@@ -19,7 +19,9 @@ def parse_size(text: str) -> int:
     unit = match.group(2).lower() if match else None
     if unit not in _UNITS:
         raise ValueError(f"'{text}' is not a size (examples: 1048576, 64MiB, 1GB, 512m)")
-    return int(float(match.group(1)) * _UNITS[unit])
+    number = match.group(1)
+    # whole numbers in integer arithmetic: a float holds integers exactly only up to 2**53
+    return int(number) * _UNITS[unit] if number.isdigit() else int(float(number) * _UNITS[unit])
 
 
 @dataclass(frozen=True)
