@@ -144,6 +144,7 @@ def _write_cache(cache_file: Path, jar_stamp: list[int] | None, catalogue: objec
         handle, temporary = tempfile.mkstemp(dir=cache_file.parent, prefix=cache_file.name, suffix=".tmp")
         with os.fdopen(handle, "w") as out:
             json.dump({"driver_jar": jar_stamp, "catalogue": catalogue}, out)
+        os.chmod(temporary, 0o644)  # as the build's own files, not mkstemp's 0600
         os.replace(temporary, cache_file)
     except OSError:
         if temporary is not None:
