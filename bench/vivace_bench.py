@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import difflib
 import hashlib
 import json
 import os
@@ -66,6 +67,18 @@ CODECS = {
 }
 # Workloads with a shuffle, run once per --codecs entry.
 SHUFFLING = ("terasort", "wordcount", "sort")
+
+# The workloads of the driver's catalogue (`./vivace driver --list-workloads`) bench/run runs, each
+# with the programs the driver runs and bench's own sizes (SCALES and below); `--list` shows them
+# with the catalogue's descriptions.
+CATALOGUE_RUNS = ("sleep", "terasort", "wordcount", "sort", "plasma-sort", "finra-query",
+                  "finra-concurrency", "kmeans", "pagerank")
+# Bench's own measurements, not in the driver's catalogue.
+OWN_WORKLOADS = {
+    "latency": "empty-job latency and tasks/s (-mt 0) inside one warm JVM",
+    "cold-start": "a fresh `./vivace jar` process running one empty job, JVM start included",
+}
+DEFAULT_WORKLOADS = "sleep,terasort,wordcount,sort,latency,cold-start"
 
 SCALES = {
     # name: sleep maps, terasort rows, wordcount bytes, sort bytes
@@ -556,21 +569,59 @@ def parse_sizes(specs: list[str]) -> dict[str, int]:
     return sizes
 
 
+def driver_catalogue() -> dict[str, dict]:
+    """The driver's workloads by name, as `./vivace driver --list-workloads` prints them (the
+    first call in a fresh checkout builds it)."""
+    listed = subprocess.run([str(VIVACE), "driver", "--list-workloads"], capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL)
+    if listed.returncode != 0:
+        raise SystemExit(f"`{VIVACE} driver --list-workloads` failed:\n{listed.stderr.strip()}")
+    return {w["name"]: w for w in json.loads(listed.stdout)["workloads"]}
+
+
+def check_workloads(chosen: list[str], catalogue: dict[str, dict]) -> str | None:
+    """None when bench/run can run every chosen workload; else what is wrong with the first."""
+    stale = [name for name in CATALOGUE_RUNS if name not in catalogue]
+    if stale:
+        return (f"bench/run runs {', '.join(stale)}, which the driver's catalogue does not list"
+                f" (`./vivace driver --list-workloads`): update CATALOGUE_RUNS in {Path(__file__).name}")
+    runnable = [*CATALOGUE_RUNS, *OWN_WORKLOADS]
+    for name in chosen:
+        if name in runnable:
+            continue
+        if name in catalogue:
+            return (f"--workloads {name}: a workload of the driver's catalogue that bench/run does not run;"
+                    f" `./vivace lab run` runs every one (a study listing it under workloads:)")
+        close = difflib.get_close_matches(name, [*runnable, *catalogue], n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        return f"--workloads {name}: unknown workload{hint}; bench/run runs {','.join(runnable)}"
+    return None
+
+
+def print_workload_list(catalogue: dict[str, dict]) -> None:
+    for name, workload in catalogue.items():
+        runs = "runs" if name in CATALOGUE_RUNS else "lab only"
+        print(f"{name:18} {runs:9} {workload['description']}")
+    for name, description in OWN_WORKLOADS.items():
+        print(f"{name:18} {'bench':9} {description}")
+    print("runs: bench/run runs it with its own sizes (--scale); lab only: `./vivace lab run` runs it;"
+          " bench: bench/run's own measurement, not a driver workload.")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=SCALES, default="default",
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
-    parser.add_argument("--workloads", default="sleep,terasort,wordcount,sort,latency,cold-start",
-                        help="comma-separated subset of sleep,terasort,wordcount,sort,latency,cold-start,"
-                             "plasma-sort,finra-query,finra-concurrency,kmeans,pagerank (latency: empty-job latency"
-                             " and tasks/s inside one warm JVM; cold-start: a fresh `./vivace jar` process"
-                             " running one empty job; not run by default: plasma-sort,"
-                             " Plasma's 100-byte-line sort into 80 partitions, wall time and CPU"
-                             " seconds per GB; finra-query, the audit-trail query alone;"
-                             " finra-concurrency, the query alone then 5 streams x 2 queries with"
-                             " 10%% think time: isolated and mean concurrent time and their ratio;"
-                             " kmeans, 5 iterations on HiBench's tiny/small/large profile;"
-                             " pagerank, 3 iterations on 5,000/500,000/5,000,000 pages)")
+    parser.add_argument("--workloads", default=DEFAULT_WORKLOADS,
+                        help="comma-separated: workloads of the driver's catalogue that bench/run runs"
+                             f" ({','.join(CATALOGUE_RUNS)}) and its own {','.join(OWN_WORKLOADS)};"
+                             " `--list` says what each is (default: %(default)s). Not in the catalogue's"
+                             " words: plasma-sort reports wall time and CPU seconds per GB into 80"
+                             " partitions; finra-concurrency 5 streams x 2 queries with 10%% think time;"
+                             " kmeans 5 iterations on HiBench's tiny/small/large profile; pagerank 3"
+                             " iterations on 5,000/500,000/5,000,000 pages")
+    parser.add_argument("--list", action="store_true",
+                        help="list the driver's workloads (which bench/run runs) and bench's own, and exit")
     parser.add_argument("--codecs", default="none",
                         help="map output compression for terasort, wordcount and sort: comma-separated"
                              f" subset of {','.join(CODECS)}, each a run of its own on both systems"
@@ -585,6 +636,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="inputs, runs and results JSON (default: bench/work)")
     parser.add_argument("--keep", action="store_true", help="keep each run's output and log")
     options = parser.parse_args(argv)
+    catalogue = driver_catalogue()
+    if options.list:
+        print_workload_list(catalogue)
+        return 0
+    problem = check_workloads(options.workloads.split(","), catalogue)
+    if problem:
+        parser.error(problem)
     try:
         options.size = parse_sizes(options.size)
     except ValueError as e:

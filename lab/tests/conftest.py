@@ -95,6 +95,27 @@ def _admin(url: str):
 
 
 @pytest.fixture(scope="session")
+def yarn_engine(tmp_path_factory):
+    """One open hadoop-yarn engine, its YARN + HDFS mini-cluster in the shape `vivace lab swim`
+    gives it, shared by every minicluster test of the session: on 2 cores a cluster takes ~30 s
+    to start and ~20 s to stop. Closing the engine at the end must stop the cluster's process."""
+    import psutil
+
+    from vivace_lab.engines import create_engine
+    from vivace_lab.swim_study import SWIM_MINICLUSTER_OPTIONS
+
+    engine = create_engine("hadoop-yarn", tmp_path_factory.mktemp("yarn-lab"), SWIM_MINICLUSTER_OPTIONS)
+    engine.open()
+    cluster_pid = engine.cluster.pid
+    try:
+        yield engine
+    finally:
+        engine.close()
+    assert not psutil.pid_exists(cluster_pid) or psutil.Process(cluster_pid).status() == psutil.STATUS_ZOMBIE, \
+        "closing the hadoop-yarn engine stops its mini-cluster"
+
+
+@pytest.fixture(scope="session")
 def hadoop_keys() -> HadoopKeys:
     """Keys and defaults read from the real Hadoop jars the runs use (builds the Java side if needed)."""
     return HadoopKeys.from_jars(classpath_jars(paths.vivace_home(), paths.launcher()))

@@ -73,15 +73,9 @@ def test_a_driver_that_cannot_run_gives_a_failed_result_with_the_reason(settings
 
 
 @pytest.mark.minicluster
-def test_hadoop_yarn_runs_on_the_mini_cluster_and_stops_it(settings, tmp_path):
-    engine = create_engine("hadoop-yarn", settings.lab_home)
-    engine.open()
-    cluster_pid = engine.cluster.pid
-    try:
-        result = engine.run(planned("sleep", "hadoop-yarn", maps=2, reduces=1), tmp_path / "run", settings)
-        counted = engine.run(planned("wordcount", "hadoop-yarn", bytes="50k", maps=1), tmp_path / "wc", settings)
-    finally:
-        engine.close()
+def test_hadoop_yarn_runs_on_the_mini_cluster(yarn_engine, settings, tmp_path):
+    result = yarn_engine.run(planned("sleep", "hadoop-yarn", maps=2, reduces=1), tmp_path / "run", settings)
+    counted = yarn_engine.run(planned("wordcount", "hadoop-yarn", bytes="50k", maps=1), tmp_path / "wc", settings)
     assert result.status == SUCCEEDED, result.failure
     # The input was prepared on file:// and copied to HDFS: the very bytes the vivace engine reads.
     assert counted.status == SUCCEEDED, counted.failure
@@ -95,8 +89,6 @@ def test_hadoop_yarn_runs_on_the_mini_cluster_and_stops_it(settings, tmp_path):
     run_jobs = [job for job in result.record["jobs"] if job["phase"] == "run"]
     assert len(run_jobs[0]["tasks"]) == 3  # YARN keeps task reports: 2 maps, 1 reduce
     assert max(sample.proc_count for sample in result.samples) > 1
-    import psutil
-    assert not psutil.pid_exists(cluster_pid) or psutil.Process(cluster_pid).status() == psutil.STATUS_ZOMBIE
 
 
 @pytest.mark.parametrize("workload,params,result", [
@@ -113,18 +105,11 @@ def test_the_study_workloads_run_validated_with_their_results(workload, params, 
 
 
 @pytest.mark.minicluster
-def test_the_swim_replays_cluster_shape_reaches_the_mini_cluster(settings):
+def test_the_swim_replays_cluster_shape_reaches_the_mini_cluster(yarn_engine):
     from xml.etree import ElementTree
 
-    from vivace_lab.swim_study import SWIM_MINICLUSTER_OPTIONS
-
-    engine = create_engine("hadoop-yarn", settings.lab_home, SWIM_MINICLUSTER_OPTIONS)
-    engine.open()
-    try:
-        root = ElementTree.parse(engine.cluster.conf_file).getroot()
-        conf = {prop.findtext("name"): prop.findtext("value") for prop in root.iter("property")}
-    finally:
-        engine.close()
+    root = ElementTree.parse(yarn_engine.cluster.conf_file).getroot()
+    conf = {prop.findtext("name"): prop.findtext("value") for prop in root.iter("property")}
     assert conf["yarn.nodemanager.resource.memory-mb"] == "4096"
     assert conf["yarn.app.mapreduce.am.resource.mb"] == "512"
     assert conf["mapreduce.map.memory.mb"] == conf["mapreduce.reduce.memory.mb"] == "512"

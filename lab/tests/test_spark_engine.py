@@ -30,6 +30,7 @@ def run(engine_name: str, settings: RunSettings, tmp_path, workload: str, overri
         engine.close()
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("workload, params", [
     ("terasort", {"rows": 3000, "reduces": 2}),
     ("wordcount", {"bytes": "100k", "reduces": 3}),
@@ -54,6 +55,7 @@ def test_spark_output_validates_and_equals_vivaces(workload, params, settings, t
     assert spark.samples and max(s.proc_rss_bytes for s in spark.samples) > 0
 
 
+@pytest.mark.spark
 def test_spark_sleep_runs_the_tasks_asked_for(settings, tmp_path):
     result = run("spark", settings, tmp_path, "sleep", {"spark.master": "local[1]"},
                  maps=3, reduces=2, map_ms=1, reduce_ms=1)
@@ -64,6 +66,7 @@ def test_spark_sleep_runs_the_tasks_asked_for(settings, tmp_path):
     assert result.record["configuration"]["spark.master"] == "local[1]"
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("overrides, message", [
     ({"mapreduce.task.io.sort.mb": "64"}, "'mapreduce.task.io.sort.mb' is not a Spark setting"),
     ({"spark.master": "yarn"}, "spark.master 'yarn' is not local[N]"),
@@ -74,6 +77,7 @@ def test_a_setting_spark_cannot_take_fails_the_run_naming_it(overrides, message,
     assert message in result.failure
 
 
+@pytest.mark.spark
 def test_a_setting_spark_rejects_fails_the_run_with_sparks_reason(settings, tmp_path):
     result = run("spark", settings, tmp_path, "sleep", {"spark.executor.heartbeatInterval": "soon"})
     assert result.status == FAILED

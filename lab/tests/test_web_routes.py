@@ -368,3 +368,43 @@ def test_a_server_failure_is_a_page_with_the_error_not_a_stack_trace(store_url, 
     assert page.status_code == 500
     assert "The server failed on this page" in page.text and "metric_samples" in page.text
     assert "Traceback" not in page.text and 'File "' not in page.text
+
+
+HUGE = "9" * 40  # beyond any integer a database holds
+
+
+@pytest.mark.parametrize("url,parameter", [
+    (f"/runs?page={HUGE}", "page"), (f"/runs?page={2**62}", "page"), ("/runs?page=-1", "page"),
+    (f"/runs?per_page={HUGE}", "per_page"), ("/runs?per_page=-5", "per_page"),
+    (f"/runs?min_size={HUGE}", "min_size"), ("/runs?min_size=-1", "min_size"), (f"/runs?max_size={HUGE}", "max_size"),
+    (f"/runs?maps={HUGE}", "maps"), ("/runs?reduces=-3", "reduces"), (f"/runs?slots={2**31}", "slots"),
+    (f"/runs.csv?page={HUGE}", "page"), (f"/runs.json?max_size={HUGE}", "max_size"),
+    (f"/compare?run={HUGE}", "run"), (f"/compare?run=1,{2**31}", "run"), ("/compare?run=-1", "run"),
+    (f"/runs/{HUGE}", "run_id"), (f"/runs/{2**31}", "run_id"), ("/runs/-1", "run_id"), ("/runs/0", "run_id"),
+    (f"/runs/{2**63}/record.json", "run_id"), (f"/runs/{HUGE}/trace.prv", "run_id"),
+    (f"/runs/{HUGE}/trace.pcf", "run_id"), (f"/runs/{HUGE}/trace.row", "run_id"),
+    ("/runs?workload=%00", "workload"), ("/runs?conf=a%00=b", "conf"), ("/runs?param=maps=%00", "param"),
+    ("/cost?workload=tera%00", "workload"), ("/speedup?workload=%00", "workload"),
+    ("/studies/swim?study=%00", "study"), ("/compare?by=%00", "by"),
+])
+def test_out_of_range_numbers_and_nul_text_are_400_pages_naming_the_parameter(client, url, parameter):
+    """Values no database column can hold (PostgreSQL's INTEGER is 32-bit, SQLite's 64-bit; text
+    holds no NUL) would make the database driver fail: a bad request, not a server failure."""
+    page = client.get(url)
+    assert page.status_code == 400, page.text
+    assert f"{parameter}: " in page.text and "Traceback" not in page.text
+
+
+def test_the_largest_values_that_fit_are_answered(client, seeded):
+    assert client.get(f"/runs/{2**31 - 1}").status_code == 404
+    last_page = client.get(f"/runs?per_page=500&page={(2**63 - 1) // 500}")
+    assert last_page.status_code == 200 and "past the last page" in last_page.text
+    assert client.get(f"/runs?min_size={2**63 - 1}").status_code == 200
+    everything = client.get("/runs?since=0001-01-01&until=9999-12-31&per_page=500")
+    assert everything.status_code == 200
+    assert sorted(listed_ids(everything.text)) == sorted(listed_ids(client.get("/runs?per_page=500").text))
+
+
+def test_a_price_for_a_cluster_name_with_nul_is_a_400(client):
+    bad = client.post("/clusters/price", data={"cluster": "x\x00", "hourly_price": "1"})
+    assert bad.status_code == 400 and "cluster: text with a NUL character" in bad.text

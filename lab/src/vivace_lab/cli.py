@@ -255,12 +255,15 @@ def _export(args, console: Console) -> int:
 
 
 def _report(args, console: Console) -> int:
+    from vivace_lab.plan.spec import study_name_problem
     from vivace_lab.study_summary import write_study_report
 
     home = _lab_home(args)
     store = _open_store(args)
     try:
         study = _study_id(store, args.study)
+        if not args.out and study_name_problem(args.study):
+            raise _BadInput(f"{study_name_problem(args.study)}; give the report's path with --out")
         out = Path(args.out) if args.out else home / "reports" / f"{args.study}.html"
         write_study_report(store, study, args.study, out)
         console.print(f"report: {out}")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-DRIVER_WORKLOADS = ("sleep", "terasort", "wordcount", "sort", "dfsio-write", "dfsio-read",
-                    "plasma-sort", "finra-query", "finra-concurrency", "kmeans",
-                    "pagerank", "swim")
+from collections.abc import Collection
 
-ENGINE_WORKLOADS: dict[str, tuple[str, ...]] = {
+from vivace_lab.workloads.catalogue import WORKLOADS
+
+# Every workload of the bench driver's catalogue, read when first used.
+DRIVER_WORKLOADS = WORKLOADS.keys()
+
+ENGINE_WORKLOADS: dict[str, Collection[str]] = {
     "vivace": DRIVER_WORKLOADS,
     "hadoop-local": DRIVER_WORKLOADS,
     "hadoop-yarn": DRIVER_WORKLOADS,

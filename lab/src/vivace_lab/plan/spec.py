@@ -5,6 +5,7 @@ Everything is checked before anything runs; an error names the file and line.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import os
 import random
@@ -23,6 +24,7 @@ TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workload
 # hadoop-yarn keeps HDFS and spark its own file:// data.
 LUSTRE_ENGINES = ("vivace", "hadoop-local")
 WORKLOAD_OPTION_KEYS = ("engines",)
+MAX_STUDY_NAME = 200  # with ".html", within the 255 bytes of a file name
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
     for key, value in top.items():
         if key not in TOP_LEVEL_KEYS:
             raise at.error(value, f"unknown setting '{key}' (known: {', '.join(TOP_LEVEL_KEYS)})")
-    name = at.text(at.required(top, "name", root), "name")
+    name = _study_name(at, at.required(top, "name", root))
     seed = at.integer(top.get("seed"), "seed", default=0, minimum=0)
     repeats = at.integer(top.get("repeats"), "repeats", default=3, minimum=1)
     engines = _engines(at, at.required(top, "engines", root))
@@ -110,6 +112,26 @@ class _Locator:
         return value
 
 
+def study_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a study, or None. The name is a file name in the lab home (the
+    report <lab home>/reports/<name>.html), so it must not lead out of it."""
+    if name in (".", "..") or "/" in name or "\\" in name:
+        return f"a study name is a file name, not a path: '{name}' (no '/' or '\\', not '.' or '..')"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return f"a study name cannot hold control characters: {name!r}"
+    if len(name.encode()) > MAX_STUDY_NAME:
+        return f"a study name is at most {MAX_STUDY_NAME} bytes (UTF-8), not {len(name.encode())}"
+    return None
+
+
+def _study_name(at: _Locator, located: Located) -> str:
+    name = at.text(located, "name")
+    problem = study_name_problem(name)
+    if problem:
+        raise at.error(located, problem)
+    return name
+
+
 def _engines(at: _Locator, located: Located) -> tuple[str, ...]:
     names = []
     for item in at.sequence(located, "engines"):
@@ -144,7 +166,8 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
             name, settings = at.text(item, "a workload"), Located({}, item.line)
         workload = WORKLOADS.get(name)
         if workload is None:
-            raise at.error(item, f"unknown workload '{name}' (known: {', '.join(WORKLOADS)})")
+            raise at.error(item, f"unknown workload '{name}'{_near_miss(name, WORKLOADS)} "
+                                 f"(known: {', '.join(WORKLOADS)})")
         values = at.mapping(settings, f"the settings of {name}") if settings.value is not None else {}
         runs_on = engines
         choices: dict[str, list[str]] = {}
@@ -157,14 +180,18 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
                 continue
             param = workload.param(key)
             if param is None:
-                known = ", ".join(p.name for p in workload.params)
-                raise at.error(value, f"{name} has no parameter '{key}' (its parameters: {known})")
+                known = [p.name for p in workload.params]
+                raise at.error(value, f"{name} has no parameter '{key}'{_near_miss(key, known)} "
+                                      f"(its parameters: {', '.join(known)})")
             choices[key] = []
             for choice in at.sequence(value, key):
                 try:
                     choices[key].append(str(param.parse(choice.value)))
                 except ValueError as e:
                     raise at.error(choice, f"{name}: {e}") from None
+        missing = [p for p in workload.params if p.required and p.name not in choices]
+        if missing:
+            raise at.error(item, f"{name} needs the parameter '{missing[0].name}': {missing[0].help}")
         for engine in runs_on:
             if name not in ENGINE_WORKLOADS[engine]:
                 raise at.error(item, f"engine '{engine}' does not run {name} "
@@ -200,6 +227,11 @@ def _grid(at: _Locator, located: Located | None, keys: HadoopKeys,
             text = str(choice.value).lower() if isinstance(choice.value, bool) else str(choice.value)
             choices[key].append(text)
     return list(_product(choices)) or [{}]
+
+
+def _near_miss(name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _product(choices: dict[str, list[str]]):

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from vivace_lab.report import formatting
 from vivace_lab.store import Store
 from vivace_lab.web.errors import PageError
+from vivace_lab.web.limits import nul_problem
 
 log = logging.getLogger("vivace_lab.web")
 STATIC = Path(__file__).resolve().parent / "static"
@@ -30,6 +31,14 @@ def create_app(store: Store) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for module in (runs, run_detail, compare, speedup, cost, studies, swim):
         app.include_router(module.router)
+
+    @app.middleware("http")
+    async def refuse_nul_in_query(request: Request, call_next):
+        for key, value in request.query_params.multi_items():
+            problem = nul_problem(key, value)
+            if problem:
+                return error_page(request, 400, problem)
+        return await call_next(request)
 
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:

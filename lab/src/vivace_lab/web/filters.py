@@ -15,6 +15,7 @@ from sqlalchemy import Select, and_, exists, select
 
 from vivace_lab.store.schema import Cluster, Run, RunConfig, Study
 from vivace_lab.web.errors import bad_parameter
+from vivace_lab.web.limits import BIG_INTEGER_MAX, INTEGER_MAX, whole_number
 from vivace_lab.workloads.params import parse_size
 
 #: sort key in the URL -> column
@@ -32,6 +33,7 @@ NULLABLE_SORTS = ("duration", "size")
 STATUSES = ("succeeded", "failed")
 PER_PAGE = 50
 MAX_PER_PAGE = 500
+MAX_PAGE = BIG_INTEGER_MAX // MAX_PER_PAGE  # the offset of any page fits the database's LIMIT/OFFSET
 #: derived columns, filterable by name as well as through ``conf=``
 COLUMNS = {"maps": Run.maps, "reduces": Run.reduces, "io_sort_mb": Run.io_sort_mb,
            "map_output_codec": Run.map_output_codec, "slots": Run.slots}
@@ -76,7 +78,7 @@ class RunFilter:
                               .scalar_subquery())
         if self.since is not None:
             conditions.append(Run.started_at >= _day_start(self.since))
-        if self.until is not None:
+        if self.until is not None and self.until < date.max:  # the last day bounds nothing
             conditions.append(Run.started_at < _day_start(self.until) + timedelta(days=1))
         if self.min_size is not None:
             conditions.append(Run.input_bytes >= self.min_size)
@@ -150,8 +152,8 @@ def parse_filter(params: Iterable[tuple[str, str]]) -> RunFilter:
         conf=tuple(_pair("conf", v) for v in raw.get("conf", ())),
         param=tuple(_pair("param", v) for v in raw.get("param", ())),
         columns=columns, sort=sort, descending=order == "desc",
-        page=_positive("page", one("page"), 1),
-        per_page=min(MAX_PER_PAGE, _positive("per_page", one("per_page"), PER_PAGE)),
+        page=_positive("page", one("page"), 1, MAX_PAGE),
+        per_page=min(MAX_PER_PAGE, _positive("per_page", one("per_page"), PER_PAGE, BIG_INTEGER_MAX)),
         raw=raw,
     )
 
@@ -169,21 +171,16 @@ def _size(name: str, text: str | None) -> int | None:
     if text is None:
         return None
     try:
-        return parse_size(text)
+        size = parse_size(text)
     except ValueError as e:
         raise bad_parameter(name, str(e)) from None
+    if size > BIG_INTEGER_MAX:
+        raise bad_parameter(name, f"'{text}' is more bytes than any run reads (at most {BIG_INTEGER_MAX})")
+    return size
 
 
-def _positive(name: str, text: str | None, default: int) -> int:
-    if text is None:
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise bad_parameter(name, f"'{text}' is not a whole number of at least 1")
-    return value
+def _positive(name: str, text: str | None, default: int, maximum: int) -> int:
+    return default if text is None else whole_number(name, text, 1, maximum)
 
 
 def _pair(name: str, text: str) -> tuple[str, str]:
@@ -195,10 +192,7 @@ def _pair(name: str, text: str) -> tuple[str, str]:
 
 def _column_value(name: str, text: str) -> str:
     if name != "map_output_codec":
-        try:
-            int(text)
-        except ValueError:
-            raise bad_parameter(name, f"'{text}' is not a whole number") from None
+        whole_number(name, text, 0, INTEGER_MAX)
     return text
 
 

@@ -1,16 +1,32 @@
-"""The workloads the lab knows: their parameters, which engines run them, and their input size.
+"""The workloads the lab knows: the bench driver's own catalogue (`vivace driver --list-workloads`,
+docs/run-record.md), with their parameters, read when first needed.
 
-The bench driver (docs/run-record.md) implements the same names and parameters on the Java side;
-the spark engine implements its own subset.
+Asking the driver starts a JVM (and builds the Java side in a fresh clone), so its answer is kept
+in ``driver/target/vivace-workloads.json`` with the size and time of the driver's jar it came from,
+and read from there until the jar changes. The spark engine implements its own subset.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+from vivace_lab import paths
 from vivace_lab.workloads.params import Param
 
 MIB = 1024 * 1024
+CATALOGUE_FORMAT = 1
+DRIVER_JAR = Path("driver", "target", "vivace-driver.jar")
+CACHE_FILE = Path("driver", "target", "vivace-workloads.json")
+
+
+class CatalogueUnavailable(RuntimeError):
+    """The driver could not list its workloads (the build failed, ...); the message says why."""
 
 
 @dataclass(frozen=True)
@@ -18,6 +34,7 @@ class Workload:
     name: str
     description: str
     params: tuple[Param, ...]
+    roots: str = "any"  # "default": data and work roots must be on the default file system
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -36,93 +53,99 @@ class Workload:
         return None
 
 
-def _maps(default: int = 2) -> Param:
-    return Param("maps", "int", default, 1, "map tasks (of the generator, for data-reading workloads)")
+def parse_catalogue(data: object) -> dict[str, Workload]:
+    """The workloads of `vivace driver --list-workloads`'s JSON, by name, in the driver's order."""
+    if not isinstance(data, dict) or data.get("format") != CATALOGUE_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise CatalogueUnavailable(f"the driver's workload catalogue has format {found!r}; this lab reads "
+                                   f"format {CATALOGUE_FORMAT}: the lab and the driver come from different checkouts")
+    workloads = {}
+    for entry in data["workloads"]:
+        params = tuple(Param(p["name"], p["type"], p["default"], p.get("min", 0), p["description"],
+                             unit=p.get("unit", ""), required=p.get("required", False))
+                       for p in entry["params"])
+        workloads[entry["name"]] = Workload(entry["name"], entry["description"], params, entry.get("roots", "any"))
+    return workloads
 
 
-def _reduces() -> Param:
-    # At least one: without a reduce the output of these jobs would not be sorted.
-    return Param("reduces", "int", 1, 1, "reduce tasks")
+def load_catalogue(vivace_home: Path, launcher: Path, cache_file: Path | None = None) -> dict[str, Workload]:
+    """The driver's catalogue: from the cache file while the driver's jar is the one it came from,
+    else from the driver itself (which builds the Java side when it is not built), then cached."""
+    jar = vivace_home / DRIVER_JAR
+    cache_file = cache_file or vivace_home / CACHE_FILE
+    cached = _read_cache(cache_file, _stamp(jar))
+    if cached is not None:
+        return parse_catalogue(cached)
+    done = subprocess.run([str(launcher), "driver", "--list-workloads"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-10:])
+        raise CatalogueUnavailable(f"`{launcher} driver --list-workloads` exited with {done.returncode}: {tail}")
+    try:
+        catalogue = json.loads(done.stdout)
+    except ValueError as e:
+        raise CatalogueUnavailable(f"`{launcher} driver --list-workloads` printed no JSON ({e})") from None
+    workloads = parse_catalogue(catalogue)
+    _write_cache(cache_file, _stamp(jar), catalogue)
+    return workloads
 
 
-WORKLOADS: dict[str, Workload] = {w.name: w for w in (
-    Workload("sleep", "SleepJob whose splits keep the requested map count (the scheduling test)", (
-        Param("maps", "int", 1, 1, "map tasks (-m)"),
-        Param("reduces", "int", 1, 0, "reduce tasks (-r)"),
-        Param("map_ms", "int", 1, 0, "milliseconds each map sleeps (-mt)"),
-        Param("reduce_ms", "int", 1, 0, "milliseconds each reduce sleeps (-rt)"),
-    )),
-    Workload("terasort", "TeraGen, TeraSort, TeraValidate", (
-        Param("rows", "int", 100_000, 1, "100-byte rows TeraGen writes"), _maps(), _reduces(),
-    )),
-    Workload("wordcount", "randomtextwriter (text) and WordCount", (
-        Param("bytes", "size", 16 * MIB, 1, "bytes of text to generate"), _maps(), _reduces(),
-    )),
-    Workload("sort", "randomwriter and Sort, checked by Apache's SortValidator", (
-        Param("bytes", "size", 16 * MIB, 1, "bytes of random records to generate"), _maps(), _reduces(),
-    )),
-    Workload("plasma-sort", "Plasma's 100-byte-line sort (65,536 distinct keys) into N partitions,"
-             " checked by plasmavalidate; reports CPU seconds per GB", (
-        Param("bytes", "size", 16 * MIB, 1, "bytes of 100-byte lines to generate"), _maps(),
-        Param("reduces", "int", 80, 1, "output partitions (the study: 80)"),
-        Param("seed", "int", 0, 0, "seed of the generator"),
-    )),
-    Workload("finra-query", "FINRA audit-trail query ('XLP' over the day, sorted by time) on the"
-             " generated share-order table, checked against a single-process filter", (
-        Param("bytes", "size", 16 * MIB, 1, "bytes of share-order rows to generate"), _maps(),
-        Param("seed", "int", 0, 0, "seed of the generator"),
-    )),
-    Workload("finra-concurrency", "the FINRA query alone, then N streams of queries with think"
-             " time; results.finra: isolated and mean concurrent time and their ratio", (
-        Param("bytes", "size", 16 * MIB, 1, "bytes of share-order rows to generate"), _maps(),
-        Param("seed", "int", 0, 0, "seed of the generator"),
-        Param("isolated", "int", 3, 1, "runs of the query alone (the isolated time: their median)"),
-        Param("streams", "int", 5, 1, "concurrent query streams (the study: 1 and 5)"),
-        Param("queries", "int", 2, 1, "queries per stream"),
-        Param("think_pct", "int", 10, 0, "think time between a stream's queries, % of the"
-              " isolated query time (the study: 10)"),
-    )),
-    # Defaults: HiBench's tiny profile; small is samples=3000000 dims=20, large samples=20000000
-    # dims=20, huge samples=100000000 dims=20 (clusters 5, k 10, 5 iterations in all of them).
-    Workload("kmeans", "K-means, one job per iteration, on points around Gaussian clusters;"
-             " checked against a single-process K-means up to 200,000 points", (
-        Param("samples", "int", 30_000, 1, "points to generate"),
-        Param("dims", "int", 3, 1, "dimensions of a point"),
-        Param("clusters", "int", 5, 1, "Gaussian clusters the points are drawn around"),
-        Param("k", "int", 10, 1, "centroids"),
-        Param("iterations", "int", 5, 1, "iterations (jobs) at most"),
-        Param("converge_milli", "int", 500, 0, "stop once no centroid moves more (1/1000 units)"),
-        _maps(), Param("seed", "int", 0, 0, "seed of the generator"),
-    )),
-    # Defaults: HiBench's small profile; tiny is pages=50, large pages=500000, huge pages=5000000
-    # (3 iterations in all of them).
-    Workload("pagerank", "PageRank, one job per iteration, on a Zipf-linked graph; checked"
-             " against a single-process PageRank up to 1,000,000 pages", (
-        Param("pages", "int", 5_000, 2, "pages of the generated graph"),
-        Param("iterations", "int", 3, 1, "iterations (jobs)"),
-        _maps(), Param("reduces", "int", 2, 1, "reduce tasks of each iteration"),
-        Param("seed", "int", 0, 0, "seed of the generator"),
-    )),
-    Workload("dfsio-write", "TestDFSIO -write", (
-        Param("files", "int", 2, 1, "files (one map each)"),
-        Param("file_mb", "int", 8, 1, "MB per file"),
-    )),
-    Workload("dfsio-read", "TestDFSIO -read of files a -write made", (
-        Param("files", "int", 2, 1, "files (one map each)"),
-        Param("file_mb", "int", 8, 1, "MB per file"),
-    )),
-    Workload("swim", "a SWIM trace replayed open loop at its submission times (SWIM's job synthesis)", (
-        Param("trace", "text", "", 0, "the SWIM trace file (required; `vivace lab swim` finds FB-2010)"),
-        Param("first_job", "int", 0, 0, "trace position of the first job replayed"),
-        Param("jobs", "int", 0, 0, "at most this many jobs (0: no limit)"),
-        Param("window_s", "int", 0, 0, "only jobs within this many seconds of trace time (0: no window)"),
-        Param("cluster_nodes", "int", 1, 1, "machines replaying the trace (integer scale; SWIM's reducer cap)"),
-        Param("trace_nodes", "int", 3000, 1, "machines of the traced cluster (integer scale)"),
-        Param("scale_factor", "number", 0.0, 0, "sizes times this factor instead of cluster_nodes/trace_nodes (0: integer mode)"),
-        Param("gap_compression", "number", 1.0, 0.001, "trace gaps divided by this (1: the trace's pace)"),
-        Param("bytes_per_reduce", "size", 64 * MIB, 1, "shuffle + output bytes per reducer"),
-        Param("pool_partitions", "int", 64, 1, "input partitions in the pool (each job reads consecutive ones)"),
-        Param("block_size", "size", 4 * MIB, 64 * 1024, "bytes of one pool partition file (one block, one split)"),
-        Param("seed", "int", 1, 0, "seed of every random choice (pool, partitions, records)"),
-    )),
-)}
+class DriverCatalogue(Mapping[str, Workload]):
+    """The driver's workloads by name, loaded on first use: importing the lab starts no JVM."""
+
+    def __init__(self) -> None:
+        self._workloads: dict[str, Workload] | None = None
+
+    def _loaded(self) -> dict[str, Workload]:
+        if self._workloads is None:
+            self._workloads = load_catalogue(paths.vivace_home(), paths.launcher())
+        return self._workloads
+
+    def __getitem__(self, name: str) -> Workload:
+        return self._loaded()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
+WORKLOADS: Mapping[str, Workload] = DriverCatalogue()
+
+
+def _stamp(jar: Path) -> list[int] | None:
+    try:
+        status = jar.stat()
+    except OSError:
+        return None
+    return [status.st_size, status.st_mtime_ns]
+
+
+def _read_cache(cache_file: Path, jar_stamp: list[int] | None) -> object | None:
+    if jar_stamp is None:
+        return None
+    try:
+        cached = json.loads(cache_file.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(cached, dict) or cached.get("driver_jar") != jar_stamp:
+        return None
+    return cached.get("catalogue")
+
+
+def _write_cache(cache_file: Path, jar_stamp: list[int] | None, catalogue: object) -> None:
+    """Atomically, so that a lab reading it at the same time sees all of it or none; a folder
+    that cannot be written leaves the lab asking the driver each time."""
+    if jar_stamp is None:
+        return
+    temporary = None
+    try:
+        handle, temporary = tempfile.mkstemp(dir=cache_file.parent, prefix=cache_file.name, suffix=".tmp")
+        with os.fdopen(handle, "w") as out:
+            json.dump({"driver_jar": jar_stamp, "catalogue": catalogue}, out)
+        os.chmod(temporary, 0o644)  # as the build's own files, not mkstemp's 0600
+        os.replace(temporary, cache_file)
+    except OSError:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)

@@ -19,19 +19,24 @@ def parse_size(text: str) -> int:
     unit = match.group(2).lower() if match else None
     if unit not in _UNITS:
         raise ValueError(f"'{text}' is not a size (examples: 1048576, 64MiB, 1GB, 512m)")
-    return int(float(match.group(1)) * _UNITS[unit])
+    number = match.group(1)
+    # whole numbers in integer arithmetic: a float holds integers exactly only up to 2**53
+    return int(number) * _UNITS[unit] if number.isdigit() else int(float(number) * _UNITS[unit])
 
 
 @dataclass(frozen=True)
 class Param:
-    """One workload parameter: its kind ('int', 'size', 'number' for a real number, or 'text'),
-    default, lower bound (ignored for text) and meaning."""
+    """One workload parameter as the driver declares it: its kind ('int', 'size', 'number' for a
+    real number, or 'text'), default, lower bound (ignored for text), meaning, unit (empty for a
+    count) and whether a run needs it (a required parameter has no usable default)."""
 
     name: str
     kind: str
     default: int | float | str
     minimum: int | float
     help: str
+    unit: str = ""
+    required: bool = False
 
     def parse(self, value: object) -> int | float | str:
         if self.kind == "text":

@@ -15,8 +15,9 @@ from vivace_lab.report.plots import engine_colours
 from vivace_lab.web import queries
 from vivace_lab.web.app import render, store_of
 from vivace_lab.web.charts import RatioBar, ratio_chart, timeline_chart
-from vivace_lab.web.errors import bad_parameter, not_found
+from vivace_lab.web.errors import not_found
 from vivace_lab.web.filters import parse_filter
+from vivace_lab.web.limits import INTEGER_MAX, whole_number
 from vivace_lab.web.timeline import overlay_panels
 
 router = APIRouter()
@@ -80,10 +81,7 @@ def _run_ids(values: list[str]) -> list[int]:
         for part in value.split(","):
             if not part.strip():
                 continue
-            try:
-                ids.append(int(part))
-            except ValueError:
-                raise bad_parameter("run", f"'{part}' is not a run id") from None
+            ids.append(whole_number("run", part.strip(), 1, INTEGER_MAX, what="a run id"))
     return list(dict.fromkeys(ids))
 
 

@@ -10,7 +10,8 @@ from vivace_lab.report.plots import engine_colours
 from vivace_lab.web import queries
 from vivace_lab.web.app import render, store_of
 from vivace_lab.web.charts import Point, quadrant_chart
-from vivace_lab.web.errors import bad_parameter, not_found
+from vivace_lab.web.errors import PageError, bad_parameter, not_found
+from vivace_lab.web.limits import nul_problem
 
 router = APIRouter()
 
@@ -47,6 +48,8 @@ def cost_page(request: Request) -> HTMLResponse:
 @router.post("/clusters/price")
 def set_price(request: Request, cluster: str = Form(...), hourly_price: str = Form(...),
               next: str = Form("/cost")) -> RedirectResponse:
+    if nul_problem("cluster", cluster):
+        raise PageError(400, nul_problem("cluster", cluster), "cluster")
     try:
         price = float(hourly_price)
         if not price >= 0 or price == float("inf"):

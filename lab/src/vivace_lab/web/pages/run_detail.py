@@ -13,12 +13,13 @@ from vivace_lab.web import paraver, queries
 from vivace_lab.web.app import render, store_of
 from vivace_lab.web.charts import timeline_chart
 from vivace_lab.web.errors import not_found
+from vivace_lab.web.limits import RunId
 from vivace_lab.web.timeline import job_markers, metric_panels, task_bars, time_origin_ms
 
 router = APIRouter()
 
 
-def _run(request: Request, run_id: int) -> RunDetail:
+def _run(request: Request, run_id: RunId) -> RunDetail:
     try:
         return store_of(request).run(run_id)
     except KeyError:
@@ -27,7 +28,7 @@ def _run(request: Request, run_id: int) -> RunDetail:
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
-def run_page(request: Request, run_id: int) -> HTMLResponse:
+def run_page(request: Request, run_id: RunId) -> HTMLResponse:
     run = _run(request, run_id)
     with store_of(request).reading() as session:
         points = queries.series(session, run_id)
@@ -47,24 +48,24 @@ def run_page(request: Request, run_id: int) -> HTMLResponse:
 
 
 @router.get("/runs/{run_id}/trace.prv")
-def trace_prv(request: Request, run_id: int) -> Response:
+def trace_prv(request: Request, run_id: RunId) -> Response:
     run = _run(request, run_id)
     return _download(paraver.prv(run, store_of(request).samples(run_id)), f"run-{run_id}.prv")
 
 
 @router.get("/runs/{run_id}/trace.pcf")
-def trace_pcf(request: Request, run_id: int) -> Response:
+def trace_pcf(request: Request, run_id: RunId) -> Response:
     _run(request, run_id)
     return _download(paraver.pcf(), f"run-{run_id}.pcf")
 
 
 @router.get("/runs/{run_id}/trace.row")
-def trace_row(request: Request, run_id: int) -> Response:
+def trace_row(request: Request, run_id: RunId) -> Response:
     return _download(paraver.row(_run(request, run_id)), f"run-{run_id}.row")
 
 
 @router.get("/runs/{run_id}/record.json")
-def record_json(request: Request, run_id: int) -> Response:
+def record_json(request: Request, run_id: RunId) -> Response:
     run = _run(request, run_id)
     if run.record is None:
         raise not_found(f"Run {run_id} has no run record: it failed before the driver wrote one "

@@ -1,5 +1,6 @@
 package io.vivace.driver;
 
+import io.vivace.driver.workloads.CatalogueJson;
 import io.vivace.driver.workloads.Workloads;
 import java.io.IOException;
 import java.util.Arrays;
@@ -26,6 +27,7 @@ import org.apache.hadoop.util.ToolRunner;
  *             [--param KEY=VALUE]... [--prepare-framework vivace] [--validate-framework local]
  *             [--keep-output] [--phases prepare,run,validate] [--output URI]
  *             [--seed-data-root URI]
+ * BenchDriver --list-workloads
  * </pre>
  *
  * <p>The engine under test is {@code mapreduce.framework.name} of the configuration (generic
@@ -36,7 +38,8 @@ import org.apache.hadoop.util.ToolRunner;
  * validate} with {@code --output} checks what that system wrote, as the driver checks its own. The record is written
  * whatever happens once the command line is understood. Exit status: 0 when the run succeeded and
  * passed validation, 1 when it did not (the record says why), 2 for a bad command line (the message
- * names the problem; no record).
+ * names the problem; no record). {@code --list-workloads} prints the workloads and their params as
+ * JSON ({@link CatalogueJson}).
  */
 public final class BenchDriver extends Configured implements Tool {
 
@@ -86,6 +89,10 @@ public final class BenchDriver extends Configured implements Tool {
       options = DriverOptions.parse(args);
       if (options.help()) {
         System.out.println(DriverOptions.USAGE);
+        return SUCCEEDED;
+      }
+      if (options.listWorkloads()) {
+        System.out.println(CatalogueJson.text());
         return SUCCEEDED;
       }
       workload = catalog.create(options.workload(), options.params());

@@ -12,7 +12,8 @@ import java.util.Set;
 /** The bench driver's own command line, after Hadoop's generic options. */
 record DriverOptions(String workload, Path record, String dataRoot, String workRoot,
     Map<String, String> params, String prepareFramework, String validateFramework,
-    boolean keepOutput, Set<Phase> phases, String output, String seedDataRoot, boolean help) {
+    boolean keepOutput, Set<Phase> phases, String output, String seedDataRoot, boolean help,
+    boolean listWorkloads) {
 
   static final String DEFAULT_PREPARE_FRAMEWORK = "vivace";
   static final String DEFAULT_VALIDATE_FRAMEWORK = "local";
@@ -23,6 +24,7 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
           + DEFAULT_PREPARE_FRAMEWORK + "]",
       "         [--validate-framework " + DEFAULT_VALIDATE_FRAMEWORK + "] [--keep-output]",
       "         [--phases prepare,run,validate] [--output URI] [--seed-data-root URI]",
+      "   or: BenchDriver --list-workloads",
       "Runs one workload (prepare, run, validate) and writes its run record (docs/run-record.md)",
       "to FILE. The run phase uses mapreduce.framework.name; input is generated under the data",
       "root and reused; outputs go under the work root and are removed unless --keep-output.",
@@ -30,7 +32,8 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
       "--output validates an output another system wrote (with validate, without run).",
       "--seed-data-root: input prepared there (say on file://) is copied, not generated anew.",
       "Generic options (-D key=value, -conf FILE, -fs URI) come first.",
-      "Workloads: " + String.join(", ", io.vivace.driver.workloads.Workloads.names()) + ".",
+      "Workloads: " + String.join(", ", io.vivace.driver.workloads.Workloads.names()) + ";",
+      "--list-workloads prints them with their params (types, defaults, minimums) as JSON.",
       "Exit status: 0 succeeded, 1 failed (record written), 2 bad usage (no record).");
 
   static DriverOptions parse(String[] args) throws UsageException {
@@ -61,7 +64,11 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
         case "--seed-data-root" -> seedDataRoot = value(args, ++i, option);
         case "--help", "-h" -> {
           return new DriverOptions(null, null, null, null, Map.of(), null, null, false,
-              Set.of(), null, null, true);
+              Set.of(), null, null, true, false);
+        }
+        case "--list-workloads" -> {
+          return new DriverOptions(null, null, null, null, Map.of(), null, null, false,
+              Set.of(), null, null, false, true);
         }
         default -> throw new UsageException("unknown option: " + option
             + (option.startsWith("-D") || option.equals("-conf")
@@ -83,7 +90,7 @@ record DriverOptions(String workload, Path record, String dataRoot, String workR
     }
     return new DriverOptions(workload, record, dataRoot, workRoot,
         Collections.unmodifiableMap(params), prepareFramework, validateFramework, keepOutput,
-        Collections.unmodifiableSet(phases), output, seedDataRoot, false);
+        Collections.unmodifiableSet(phases), output, seedDataRoot, false, false);
   }
 
   /** A comma-separated list of phase names, e.g. {@code prepare,validate}. */

@@ -17,8 +17,8 @@ public final class Params {
 
   /**
    * The declared parameters with the {@code given} values ({@code --param key=value}); an
-   * unknown name or a value that is not an integer of at least the parameter's minimum is a usage
-   * error that names it.
+   * unknown name, a missing required parameter, or a value that is not of the parameter's type
+   * and at least its minimum is a usage error that names it.
    */
   public static Params resolve(String workload, List<Param> declared, Map<String, String> given)
       throws UsageException {
@@ -26,31 +26,51 @@ public final class Params {
     List<String> names = new ArrayList<>();
     for (Param param : declared) {
       names.add(param.name());
-      values.put(param.name(),
-          param.isText() ? param.textDefault() : Long.toString(param.defaultValue()));
+      values.put(param.name(), param.defaultText());
     }
     for (Map.Entry<String, String> entry : given.entrySet()) {
       String name = entry.getKey();
       Param param = declared.stream().filter(p -> p.name().equals(name)).findFirst()
           .orElseThrow(() -> new UsageException("unknown param '" + name + "' for workload "
               + workload + " (known: " + String.join(", ", names) + ")"));
-      values.put(name, param.isText() ? entry.getValue()
-          : Long.toString(parse(workload, param, entry.getValue())));
+      values.put(name, checked(workload, param, entry.getValue()));
+    }
+    for (Param param : declared) {
+      if (param.required() && values.get(param.name()).isBlank()) {
+        throw new UsageException("workload " + workload + " needs --param " + param.name()
+            + "=VALUE: " + param.description());
+      }
     }
     return new Params(values);
   }
 
-  private static long parse(String workload, Param param, String text) throws UsageException {
+  /** The value as the run record writes it: whole numbers normalised, others as given. */
+  private static String checked(String workload, Param param, String text)
+      throws UsageException {
     try {
-      long value = Long.parseLong(text.trim());
-      if (value >= param.min()) {
-        return value;
+      switch (param.type()) {
+        case INT, SIZE -> {
+          long value = Long.parseLong(text.trim());
+          if (value >= param.min().longValue()) {
+            return Long.toString(value);
+          }
+        }
+        case NUMBER -> {
+          double value = Double.parseDouble(text.trim());
+          if (value >= param.min().doubleValue() && !Double.isInfinite(value)) {
+            return text.trim();
+          }
+        }
+        case TEXT -> {
+          return text;
+        }
       }
     } catch (NumberFormatException e) {
       // reported below
     }
     throw new UsageException("malformed value for param " + param.name() + " of workload "
-        + workload + ": '" + text + "' (an integer >= " + param.min() + ")");
+        + workload + ": '" + text + "' (" + (param.isWhole() ? "an integer" : "a number")
+        + " >= " + param.min() + ")");
   }
 
   public long get(String name) {
@@ -64,6 +84,10 @@ public final class Params {
       throw new IllegalArgumentException("no param " + name);
     }
     return value;
+  }
+
+  public double number(String name) {
+    return Double.parseDouble(text(name));
   }
 
   public int intValue(String name) {

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * shape (512 MB containers, a 4 GB NodeManager, half of it for ApplicationMasters), which runs
  * several jobs at once.
  */
+@Tag("minicluster") // left out of `vivace test --fast`
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class MiniClusterTest {
 

@@ -108,7 +108,9 @@ class UsageTest {
 
   @Test
   void swimTraceMissingMalformedOrTooLargeForThePool() throws Exception {
-    assertBadUsage("workload swim needs --param trace=FILE", valid("swim"));
+    assertBadUsage("workload swim needs --param trace=VALUE: the SWIM trace file", valid("swim"));
+    assertBadUsage("the public traces are in https://github.com/SWIMProjectUCB/SWIM",
+        valid("swim"));
     assertBadUsage("the public traces are in https://github.com/SWIMProjectUCB/SWIM",
         valid("swim", "--param", "trace=" + scratch.resolve("none.tsv")));
     Path trace = scratch.resolve("trace.tsv");
@@ -122,5 +124,7 @@ class UsageTest {
         "--param", "pool_partitions=5"));
     assertBadUsage("malformed value for param gap_compression of workload swim: 'fast'",
         valid("swim", "--param", "trace=" + trace, "--param", "gap_compression=fast"));
+    assertBadUsage("malformed value for param gap_compression of workload swim: '0' (a number"
+        + " >= 0.001)", valid("swim", "--param", "trace=" + trace, "--param", "gap_compression=0"));
   }
 }

@@ -23,7 +23,9 @@ import org.apache.hadoop.fs.TestDFSIO;
  */
 final class DfsIo {
 
-  static final List<Param> PARAMS = List.of(Param.of("files", 2, 1), Param.of("file_mb", 8, 1));
+  static final List<Param> PARAMS = List.of(
+      Param.integer("files", 2, 1, "", "files (one map each)"),
+      Param.integer("file_mb", 8, 1, "MB", "MB per file"));
   static final long MB = 1024 * 1024;
   static final String BASE_DIR_KEY = "test.build.data";
   static final String DATA_DIR = "io_data";

@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.Path;
 final class DfsIoReadWorkload extends ParamsWorkload {
 
   static final String NAME = "dfsio-read";
+  static final String DESCRIPTION = "TestDFSIO -read of files a -write made";
 
   private Path base;
   private List<RecordedJob> jobs = List.of();

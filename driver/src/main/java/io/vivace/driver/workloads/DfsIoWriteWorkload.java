@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.Path;
 final class DfsIoWriteWorkload extends ParamsWorkload {
 
   static final String NAME = "dfsio-write";
+  static final String DESCRIPTION = "TestDFSIO -write";
 
   private Path base;
   private List<RecordedJob> jobs = List.of();

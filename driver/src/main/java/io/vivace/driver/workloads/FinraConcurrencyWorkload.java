@@ -25,9 +25,16 @@ import org.apache.hadoop.fs.Path;
 final class FinraConcurrencyWorkload extends ParamsWorkload {
 
   static final String NAME = "finra-concurrency";
-  static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1), Param.of("maps", 2, 1),
-      Param.of("seed", 0, 0), Param.of("isolated", 3, 1), Param.of("streams", 5, 1),
-      Param.of("queries", 2, 1), Param.of("think_pct", 10, 0));
+  static final String DESCRIPTION = "the FINRA query alone, then N streams of queries with think"
+      + " time; results.finra: isolated and mean concurrent time and their ratio";
+  static final List<Param> PARAMS = List.of(SharedParams.bytes("share-order rows"),
+      SharedParams.maps(), SharedParams.seed(),
+      Param.integer("isolated", 3, 1, "",
+          "runs of the query alone (the isolated time: their median)"),
+      Param.integer("streams", 5, 1, "", "concurrent query streams (the study: 1 and 5)"),
+      Param.integer("queries", 2, 1, "", "queries per stream"),
+      Param.integer("think_pct", 10, 0, "%", "think time between a stream's queries, % of the"
+          + " isolated query time (the study: 10)"));
 
   private Path outputs;
 

@@ -24,8 +24,10 @@ import org.apache.hadoop.fs.Path;
 final class FinraQueryWorkload extends ParamsWorkload {
 
   static final String NAME = "finra-query";
-  static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1), Param.of("maps", 2, 1),
-      Param.of("seed", 0, 0));
+  static final String DESCRIPTION = "FINRA audit-trail query ('XLP' over the day, sorted by"
+      + " time) on the generated share-order table, checked against a single-process filter";
+  static final List<Param> PARAMS =
+      List.of(SharedParams.bytes("share-order rows"), SharedParams.maps(), SharedParams.seed());
 
   private Path output;
 

@@ -29,10 +29,20 @@ final class KMeansWorkload extends ParamsWorkload {
   static final String NAME = "kmeans";
   static final long REFERENCE_POINTS = 200_000;
   private static final KMeansProfile TINY = KMeansProfile.TINY;
-  static final List<Param> PARAMS = List.of(Param.of("samples", TINY.samples, 1),
-      Param.of("dims", TINY.dims, 1), Param.of("clusters", TINY.clusters, 1),
-      Param.of("k", TINY.k, 1), Param.of("iterations", TINY.iterations, 1),
-      Param.of("converge_milli", 500, 0), Param.of("maps", 2, 1), Param.of("seed", 0, 0));
+  static final String DESCRIPTION = "K-means, one job per iteration, on points around Gaussian"
+      + " clusters; checked against a single-process K-means up to 200,000 points";
+  // HiBench's profiles: small is samples=3000000 dims=20, large samples=20000000 dims=20, huge
+  // samples=100000000 dims=20 (clusters 5, k 10, 5 iterations in all of them).
+  static final List<Param> PARAMS = List.of(
+      Param.integer("samples", TINY.samples, 1, "points", "points to generate"),
+      Param.integer("dims", TINY.dims, 1, "", "dimensions of a point"),
+      Param.integer("clusters", TINY.clusters, 1, "",
+          "Gaussian clusters the points are drawn around"),
+      Param.integer("k", TINY.k, 1, "", "centroids"),
+      Param.integer("iterations", TINY.iterations, 1, "", "iterations (jobs) at most"),
+      Param.integer("converge_milli", 500, 0, "1/1000",
+          "stop once no centroid moves more (1/1000 units)"),
+      SharedParams.maps(), SharedParams.seed());
 
   private Path output;
 

@@ -27,8 +27,13 @@ import org.apache.hadoop.mapreduce.TaskType;
 final class SleepWorkload extends ParamsWorkload {
 
   static final String NAME = "sleep";
-  static final List<Param> PARAMS = List.of(Param.of("maps", 1, 1), Param.of("reduces", 1, 0),
-      Param.of("map_ms", 1, 0), Param.of("reduce_ms", 1, 0));
+  static final String DESCRIPTION =
+      "SleepJob whose splits keep the requested map count (the scheduling test)";
+  static final List<Param> PARAMS = List.of(
+      Param.integer("maps", 1, 1, "", "map tasks (-m)"),
+      Param.integer("reduces", 1, 0, "", "reduce tasks (-r)"),
+      Param.integer("map_ms", 1, 0, "ms", "milliseconds each map sleeps (-mt)"),
+      Param.integer("reduce_ms", 1, 0, "ms", "milliseconds each reduce sleeps (-rt)"));
   /** SleepJob's default {@code -recordt}: a map reads a record per 100 ms it sleeps, rounded up. */
   private static final long RECORD_SLEEP_MS = 100;
 

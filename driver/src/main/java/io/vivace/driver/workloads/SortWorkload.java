@@ -23,8 +23,10 @@ import org.apache.hadoop.mapred.SortValidator;
 final class SortWorkload extends OutputWorkload {
 
   static final String NAME = "sort";
-  static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
-      Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
+  static final String DESCRIPTION =
+      "randomwriter and Sort, checked by Apache's SortValidator";
+  static final List<Param> PARAMS = List.of(SharedParams.bytes("random records"),
+      SharedParams.maps(), SharedParams.reduces());
 
   SortWorkload(Params params) {
     super(NAME, params, "sort-out");

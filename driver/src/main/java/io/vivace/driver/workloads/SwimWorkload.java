@@ -34,19 +34,30 @@ final class SwimWorkload extends ParamsWorkload {
 
   static final String NAME = "swim";
   static final String TRACES_URL = "https://github.com/SWIMProjectUCB/SWIM (folder workloadSuite)";
+  static final String DESCRIPTION =
+      "a SWIM trace replayed open loop at its submission times (SWIM's job synthesis)";
   static final List<Param> PARAMS = List.of(
-      Param.text("trace", ""),
-      Param.of("first_job", 0, 0),
-      Param.of("jobs", 0, 0),
-      Param.of("window_s", 0, 0),
-      Param.of("cluster_nodes", 1, 1),
-      Param.of("trace_nodes", 3000, 1),
-      Param.text("scale_factor", "0"),
-      Param.text("gap_compression", "1"),
-      Param.of("bytes_per_reduce", 64L << 20, 1),
-      Param.of("pool_partitions", 64, 1),
-      Param.of("block_size", 4L << 20, PoolLayout.MIN_BLOCK_SIZE),
-      Param.of("seed", 1, 0));
+      Param.requiredText("trace", "the SWIM trace file (tab-separated: name, submit s, gap s,"
+          + " input, shuffle, output bytes; `vivace lab swim` finds FB-2010; the public traces"
+          + " are in " + TRACES_URL + ")"),
+      Param.integer("first_job", 0, 0, "", "trace position of the first job replayed"),
+      Param.integer("jobs", 0, 0, "", "at most this many jobs (0: no limit)"),
+      Param.integer("window_s", 0, 0, "s",
+          "only jobs within this many seconds of trace time (0: no window)"),
+      Param.integer("cluster_nodes", 1, 1, "",
+          "machines replaying the trace (integer scale; SWIM's reducer cap)"),
+      Param.integer("trace_nodes", 3000, 1, "", "machines of the traced cluster (integer scale)"),
+      Param.number("scale_factor", 0, 0, "",
+          "sizes times this factor instead of cluster_nodes/trace_nodes (0: integer mode)"),
+      Param.number("gap_compression", 1, 0.001, "",
+          "trace gaps divided by this (1: the trace's pace)"),
+      Param.size("bytes_per_reduce", 64L << 20, 1, "shuffle + output bytes per reducer"),
+      Param.integer("pool_partitions", 64, 1, "",
+          "input partitions in the pool (each job reads consecutive ones)"),
+      Param.size("block_size", 4L << 20, PoolLayout.MIN_BLOCK_SIZE,
+          "bytes of one pool partition file (one block, one split)"),
+      Param.integer("seed", 1, 0, "",
+          "seed of every random choice (pool, partitions, records)"));
 
   private List<TraceJob> trace;
   private ReplaySettings settings;
@@ -61,11 +72,6 @@ final class SwimWorkload extends ParamsWorkload {
   @Override
   public void checkRoots(Configuration conf, Path dataRoot, Path workRoot) throws UsageException {
     String tracePath = params.text("trace").strip();
-    if (tracePath.isEmpty()) {
-      throw new UsageException("workload swim needs --param trace=FILE, a SWIM trace (tab-separated:"
-          + " name, submit s, gap s, input, shuffle, output bytes); the public traces are in "
-          + TRACES_URL);
-    }
     try {
       trace = TraceReader.read(Paths.get(tracePath));
     } catch (IOException | IllegalArgumentException e) {
@@ -79,7 +85,7 @@ final class SwimWorkload extends ParamsWorkload {
     }
     try {
       settings = new ReplaySettings(scale(), params.intValue("cluster_nodes"),
-          decimal("gap_compression", false), params.get("bytes_per_reduce"),
+          params.number("gap_compression"), params.get("bytes_per_reduce"),
           new PoolLayout(params.intValue("pool_partitions"), params.get("block_size")),
           params.get("seed"));
       jobs = ReplayPlan.synthesise(ReplayPlan.select(trace, first, params.intValue("jobs"),
@@ -90,26 +96,12 @@ final class SwimWorkload extends ParamsWorkload {
   }
 
   /** SWIM's integer mode unless scale_factor is above 0. */
-  private Scale scale() throws UsageException {
-    double factor = decimal("scale_factor", true);
+  private Scale scale() {
+    double factor = params.number("scale_factor");
     if (factor == 0) {
       return Scale.nodes(params.get("cluster_nodes"), params.get("trace_nodes"));
     }
     return Scale.factor(factor);
-  }
-
-  private double decimal(String name, boolean zeroAllowed) throws UsageException {
-    String text = params.text(name);
-    try {
-      double value = Double.parseDouble(text.strip());
-      if ((value > 0 || (zeroAllowed && value == 0)) && !Double.isInfinite(value)) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new UsageException("malformed value for param " + name + " of workload swim: '" + text
-        + "' (a number " + (zeroAllowed ? ">= 0" : "> 0") + ")");
   }
 
   @Override

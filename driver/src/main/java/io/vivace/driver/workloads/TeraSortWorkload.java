@@ -25,8 +25,10 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 final class TeraSortWorkload extends OutputWorkload {
 
   static final String NAME = "terasort";
-  static final List<Param> PARAMS =
-      List.of(Param.of("rows", 100_000, 1), Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
+  static final String DESCRIPTION = "TeraGen, TeraSort, TeraValidate";
+  static final List<Param> PARAMS = List.of(
+      Param.integer("rows", 100_000, 1, "rows", "100-byte rows TeraGen writes"),
+      SharedParams.maps(), SharedParams.reduces());
 
   TeraSortWorkload(Params params) {
     super(NAME, params, "terasort-out");

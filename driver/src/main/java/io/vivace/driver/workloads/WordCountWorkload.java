@@ -28,8 +28,9 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 final class WordCountWorkload extends OutputWorkload {
 
   static final String NAME = "wordcount";
-  static final List<Param> PARAMS = List.of(Param.of("bytes", 16L << 20, 1),
-      Param.of("maps", 2, 1), Param.of("reduces", 1, 1));
+  static final String DESCRIPTION = "randomtextwriter (text) and WordCount";
+  static final List<Param> PARAMS =
+      List.of(SharedParams.bytes("text"), SharedParams.maps(), SharedParams.reduces());
 
   WordCountWorkload(Params params) {
     super(NAME, params, "wordcount-out");
