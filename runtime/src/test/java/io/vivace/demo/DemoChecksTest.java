@@ -38,24 +38,32 @@ class DemoChecksTest {
         WordCountCheck.check(input, output));
   }
 
+  /** The message of the check's failure on that input text and output part file. */
+  private String wordCountFailure(String text, String part) throws Exception {
+    Path input = folder("in", Map.of("a.txt", text));
+    Path output = folder("out", Map.of("part-r-00000", part));
+    return assertThrows(DemoFailedException.class, () -> WordCountCheck.check(input, output))
+        .getMessage();
+  }
+
   @Test
   void aWrongOrMissingCountFailsNamingTheWord() throws Exception {
-    Path input = folder("in", Map.of("a.txt", "a b a c\n"));
-    Path output = folder("out", Map.of("part-r-00000", "a\t2\nb\t2\n"));
-    DemoFailedException e =
-        assertThrows(DemoFailedException.class, () -> WordCountCheck.check(input, output));
-    assertTrue(e.getMessage().contains("for 2 words"), e.getMessage());
-    assertTrue(e.getMessage().contains("'b': 2 counted, 1 expected"), e.getMessage());
-    assertTrue(e.getMessage().contains("'c': null counted, 1 expected"), e.getMessage());
+    String message = wordCountFailure("a b a c\n", "a\t2\nb\t2\n");
+    assertTrue(message.contains("for 2 words"), message);
+    assertTrue(message.contains("'b': 2 counted, 1 expected"), message);
+    assertTrue(message.contains("'c': null counted, 1 expected"), message);
   }
 
   @Test
   void aLineThatIsNotAWordAndCountFails() throws Exception {
-    Path input = folder("in", Map.of("a.txt", "a\n"));
-    Path output = folder("out", Map.of("part-r-00000", "a 1\n"));
-    DemoFailedException e =
-        assertThrows(DemoFailedException.class, () -> WordCountCheck.check(input, output));
-    assertTrue(e.getMessage().contains("not a word and its count"), e.getMessage());
+    String message = wordCountFailure("a\n", "a 1\n");
+    assertTrue(message.contains("not a word and its count"), message);
+  }
+
+  @Test
+  void aWordCountedTwiceFails() throws Exception {
+    String message = wordCountFailure("a\n", "a\t1\na\t1\n");
+    assertTrue(message.contains("a word counted twice"), message);
   }
 
   @Test
