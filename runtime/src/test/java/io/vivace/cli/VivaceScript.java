@@ -74,22 +74,42 @@ final class VivaceScript {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 
-  /** The class path entry whose file name starts with {@code prefix} and ends with ".jar". */
-  static Path testClassPathJar(String prefix) {
-    for (String entry : testClassPath().split(File.pathSeparator)) {
-      Path path = Path.of(entry);
-      String name = path.getFileName().toString();
-      if (name.startsWith(prefix) && name.endsWith(".jar") && !name.endsWith("-tests.jar")) {
-        return path;
-      }
+  /**
+   * The folder the runtime's build copies Apache's examples jar ({@code jobs/}) and the share/ jars
+   * of {@code ./vivace classpath} into ({@code runtime/target/hadoop}).
+   */
+  static Path hadoopJars() {
+    String dir = System.getProperty("vivace.hadoop.jars");
+    if (dir == null) {
+      throw new IllegalStateException("no vivace.hadoop.jars property: run these tests through Maven");
     }
-    throw new IllegalStateException("No " + prefix + "*.jar on the test class path");
+    return Path.of(dir);
+  }
+
+  /** Apache's unmodified hadoop-mapreduce-examples jar, a job jar like any user's. */
+  static Path examplesJar() {
+    return hadoopJars().resolve("jobs/hadoop-mapreduce-examples.jar");
   }
 
   Result run(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
+    return execute(command, "./vivace " + String.join(" ", args));
+  }
+
+  /** Runs {@code java -cp classPath mainClass args} as the script's JVMs run, with its settings. */
+  Result runJava(String classPath, String mainClass, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+        mainClass));
+    command.addAll(List.of(args));
+    return execute(command, "java " + mainClass + " " + String.join(" ", args));
+  }
+
+  private Result execute(List<String> command, String shown)
+      throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
     Map<String, String> processEnv = builder.environment();
     INHERITED_SETTINGS_TO_DROP.forEach(processEnv::remove);
@@ -108,14 +128,14 @@ final class VivaceScript {
     if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
-      throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES
+      throw new AssertionError(shown + " ran over " + TIMEOUT_MINUTES
           + " minutes; stderr so far:\n" + Files.readString(stderr, StandardCharsets.UTF_8));
     }
     Result result = new Result(process.exitValue(),
         Files.readString(stdout, StandardCharsets.UTF_8),
         Files.readString(stderr, StandardCharsets.UTF_8));
     // Surefire keeps this in the test's output file, for when an assertion fails.
-    System.out.println("$ ./vivace " + String.join(" ", args) + "\n" + result.describe());
+    System.out.println("$ " + shown + "\n" + result.describe());
     return result;
   }
 }
