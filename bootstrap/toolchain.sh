@@ -7,7 +7,7 @@
 #
 # Usage: bootstrap/toolchain.sh jdk             prints the JAVA_HOME of a JDK 17+ with javac:
 #                                              $JAVA_HOME's or the one on PATH if it fits, else the
-#                                              newest under /usr/lib/jvm, else openjdk-17 installed
+#                                              oldest under /usr/lib/jvm, else openjdk-17 installed
 #        bootstrap/toolchain.sh maven           installs Maven (and a JDK) unless mvn is on PATH
 #        bootstrap/toolchain.sh lab-venv EXTRAS prints the lab's venv python (lab/.venv), the lab
 #                                              installed into it (editable) with EXTRAS, e.g.
@@ -58,17 +58,30 @@ is_usable_jdk() {
   [[ -n $1 && -x $1 && -x ${1%/java}/javac ]] && (( $(java_major_version "$1") >= MIN_JAVA_VERSION ))
 }
 
-# The java of $JAVA_HOME, else of PATH, else the newest under /usr/lib/jvm, that is a usable JDK.
+# The java of $JAVA_HOME, else of PATH, else of the oldest JDK under /usr/lib/jvm, that is a usable
+# JDK. The oldest: Vivace builds for Java 17, and Hadoop 3.4's UserGroupInformation fails on Java
+# 23+ (Subject.getSubject is gone), so a newer JDK that came with something else is no better.
 find_jdk_java() {
-  local candidate
-  for candidate in "${JAVA_HOME:+$JAVA_HOME/bin/java}" "$(command -v java 2>/dev/null || true)" \
-                   $(ls -d /usr/lib/jvm/*/bin/java 2>/dev/null | sort -rV); do
-    [[ -n $candidate ]] && candidate="$(readlink -f "$candidate")"
+  local candidate oldest="" version oldest_version=""
+  for candidate in "${JAVA_HOME:+$JAVA_HOME/bin/java}" "$(command -v java 2>/dev/null || true)"; do
+    [[ -n $candidate && -e $candidate ]] || continue
+    candidate="$(readlink -f "$candidate")"
     if is_usable_jdk "$candidate"; then
       echo "$candidate"
       return
     fi
   done
+  for candidate in /usr/lib/jvm/*/bin/java; do
+    [[ -e $candidate ]] || continue
+    candidate="$(readlink -f "$candidate")"
+    is_usable_jdk "$candidate" || continue
+    version="$(java_major_version "$candidate")"
+    if [[ -z $oldest ]] || (( version < oldest_version )); then
+      oldest="$candidate"
+      oldest_version="$version"
+    fi
+  done
+  echo "$oldest"
 }
 
 jdk_home() {

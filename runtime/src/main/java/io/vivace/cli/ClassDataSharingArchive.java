@@ -90,7 +90,7 @@ public final class ClassDataSharingArchive {
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
     int status = process.waitFor();
     if (status != 0) {
-      throw new IOException(what + " exited with status " + status + ": " + String.join(" ", command));
+      throw new IOException(what + " exited with status " + status + " (its output is above)");
     }
   }
 }
