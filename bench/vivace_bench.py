@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VIVACE = ROOT / "vivace"
 WORKLOADS_JAR = ROOT / "workloads" / "target" / "vivace-workloads.jar"
+EXAMPLES_JAR = ROOT / "runtime" / "target" / "hadoop" / "jobs" / "hadoop-mapreduce-examples.jar"
 SLEEP_JOB = "io.vivace.workloads.SplitKeepingSleepJob"
 LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
 EMPTY_JOB = "io.vivace.workloads.bench.EmptyJob"
@@ -192,12 +193,11 @@ def run_process_cpu(command: list[str], env: dict[str, str],
 
 
 def examples_jar() -> str:
-    classpath = subprocess.run([str(VIVACE), "classpath"], check=True, capture_output=True,
-                               text=True).stdout.strip()
-    for entry in classpath.split(":"):
-        if "hadoop-mapreduce-examples-" in entry and entry.endswith(".jar") and "-tests" not in entry:
-            return entry
-    raise SystemExit("hadoop-mapreduce-examples jar not on `./vivace classpath`")
+    # A job jar, not on the classpath: the runtime's build copies it there (`vivace classpath` builds).
+    subprocess.run([str(VIVACE), "classpath"], check=True, stdout=subprocess.DEVNULL)
+    if not EXAMPLES_JAR.is_file():
+        raise SystemExit(f"{EXAMPLES_JAR} missing: build with `mvn -DskipTests package`")
+    return str(EXAMPLES_JAR)
 
 
 def vivace_jar(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):

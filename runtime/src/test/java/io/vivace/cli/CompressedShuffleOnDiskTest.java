@@ -53,7 +53,7 @@ class CompressedShuffleOnDiskTest {
     Path input = input();
     Path output = workDir.resolve("out");
     VivaceScript.Result result = new VivaceScript(workDir).run("jar",
-        VivaceScript.testClassPathJar("hadoop-mapreduce-examples-").toString(), "wordcount",
+        VivaceScript.examplesJar().toString(), "wordcount",
         "-D", "hadoop.tmp.dir=" + workDir.resolve("hadoop-tmp"),
         "-D", "vivace.shuffle.memory.mb=0",
         "-D", "mapreduce.map.output.compress=true",

@@ -1,6 +1,7 @@
 package io.vivace.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -277,6 +278,132 @@ class LauncherTest {
     assertTrue(entries.stream().noneMatch(e -> e.endsWith("/conf")), result.stdout());
   }
 
+  @Test
+  void runtimesClassPathHoldsNoJobOrTestJarOfHadoops() {
+    // This JVM's class path is the runtime's dependencies and JUnit's.
+    List<String> jobJars = Arrays.stream(VivaceScript.testClassPath().split(File.pathSeparator))
+        .map(entry -> Path.of(entry).getFileName().toString())
+        .filter(name -> name.startsWith("hadoop-")
+            && (name.contains("-examples") || name.endsWith("-tests.jar")))
+        .toList();
+    assertEquals(List.of(), jobJars);
+  }
+
+  // ---- classpath and fs: what tools written for `hadoop classpath` and `hadoop fs` expect
+
+  @Test
+  void classpathsConfFolderHasTheClientSiteFilesAndHadoopsFsShellRunsOnIt() throws Exception {
+    Path listed = Files.createDirectories(workDir.resolve("listed"));
+    Files.writeString(listed.resolve("file.txt"), "x\n");
+    VivaceScript.Result classpath = vivace().run("classpath");
+    assertEquals(0, classpath.exitCode(), classpath.describe());
+    String printed = classpath.stdout().trim();
+    Path conf = Path.of(printed.split(File.pathSeparator)[0]);
+    for (String site : List.of("core-site.xml", "hdfs-site.xml", "mapred-site.xml", "yarn-site.xml")) {
+      assertTrue(Files.isRegularFile(conf.resolve(site)), site + " missing from " + conf);
+    }
+
+    VivaceScript.Result ls = vivace().runJava(printed, "org.apache.hadoop.fs.FsShell", "-ls",
+        listed.toString());
+    assertEquals(0, ls.exitCode(), ls.describe());
+    assertContains(listed.resolve("file.txt").toString(), ls.stdout(), ls);
+  }
+
+  @Test
+  void fsShellFailsOnAClasspathWhoseConfFolderHasNoCoreSite() throws Exception {
+    Path emptyConf = Files.createDirectories(workDir.resolve("empty-conf"));
+    VivaceScript.Result classpath =
+        vivace().env("HADOOP_CONF_DIR", emptyConf.toString()).run("classpath");
+    assertEquals(0, classpath.exitCode(), classpath.describe());
+
+    VivaceScript.Result ls = vivace().runJava(classpath.stdout().trim(),
+        "org.apache.hadoop.fs.FsShell", "-ls", workDir.toString());
+    assertNotEquals(0, ls.exitCode(), ls.describe());
+    assertContains("core-site.xml not found", ls.stderr(), ls);
+  }
+
+  @Test
+  void fsIsHadoopsFsShell() throws Exception {
+    Path local = workDir.resolve("local.txt");
+    Files.writeString(local, "hello, fs\n");
+    Path dir = workDir.resolve("dir");
+    Path copy = dir.resolve("copy.txt");
+
+    VivaceScript.Result mkdir = vivace().run("fs", "-mkdir", "-p", dir.toString());
+    assertEquals(0, mkdir.exitCode(), mkdir.describe());
+    VivaceScript.Result put = vivace().run("fs", "-put", local.toString(), copy.toString());
+    assertEquals(0, put.exitCode(), put.describe());
+    assertEquals("hello, fs\n", Files.readString(copy));
+
+    VivaceScript.Result ls = vivace().run("fs", "-ls", dir.toString());
+    assertEquals(0, ls.exitCode(), ls.describe());
+    assertContains("Found 1 items", ls.stdout(), ls);
+    assertContains(copy.toString(), ls.stdout(), ls);
+
+    VivaceScript.Result cat = vivace().run("fs", "-D", "io.file.buffer.size=512", "-cat",
+        copy.toString());
+    assertEquals(0, cat.exitCode(), cat.describe());
+    assertEquals("hello, fs\n", cat.stdout());
+
+    Path missing = workDir.resolve("missing.txt");
+    VivaceScript.Result catMissing = vivace().run("fs", "-cat", missing.toString());
+    assertEquals(1, catMissing.exitCode(), catMissing.describe());
+    assertContains(missing + "': No such file or directory", catMissing.stderr(), catMissing);
+  }
+
+  /**
+   * STAC's command, run as with a Hadoop install, in a Vivace home with its own build: the tests
+   * jar's program driver needs hadoop-common's tests jar (TestSequenceFile), which the runtime
+   * does not depend on and an install's `hadoop classpath` holds, as it holds the jobclient tests
+   * jar; so does `./vivace classpath`, after the runtime's dependencies.
+   */
+  @Test
+  void jobclientTestsJarsSleepRunsOnTheBuildsClasspathAsOnAHadoopInstall() throws Exception {
+    Path home = VivaceHome.create(workDir.resolve("home"));
+    VivaceScript script = new VivaceScript(workDir, home.resolve("vivace")).withItsOwnClassPath()
+        .env("VIVACE_CDS", "off");
+    VivaceScript.Result classpath = script.run("classpath");
+    assertEquals(0, classpath.exitCode(), classpath.describe());
+    List<String> entries = List.of(classpath.stdout().trim().split(File.pathSeparator));
+    Path share = home.resolve("runtime/target/hadoop/share");
+    List<String> shareJars = List.of(share.resolve("hadoop-common-tests.jar").toString(),
+        share.resolve("hadoop-mapreduce-client-jobclient-tests.jar").toString());
+    assertEquals(shareJars, entries.subList(entries.size() - 2, entries.size()));
+    assertEquals(shareJars, entries.stream().filter(entry -> entry.endsWith("-tests.jar")).toList());
+
+    VivaceScript.Result sleep = script.run("jar", shareJars.get(1),
+        "sleep", "-D", "hadoop.tmp.dir=" + workDir.resolve("hadoop-tmp"),
+        "-m", "20", "-r", "1", "-mt", "1", "-rt", "1");
+    assertEquals(0, sleep.exitCode(), sleep.describe());
+    assertContains("Launched map tasks=20", sleep.stderr(), sleep);
+    assertContains("Reduce input records=20", sleep.stderr(), sleep);
+  }
+
+  // ---- demo
+
+  @Test
+  void demoRunsApachesExamplesAsJobJarsAndChecksTheirOutput() throws Exception {
+    VivaceScript.Result result = vivace().env("VIVACE_DEMO_ROWS", "2000").run("demo");
+    assertEquals(0, result.exitCode(), result.describe());
+    for (String line : List.of("==> vivace examples teragen 2000 ",
+        "terasort output: 2000 rows, in order", "counts as expected", "demo passed")) {
+      assertContains(line, result.stdout(), result);
+    }
+    try (Stream<Path> runs = Files.list(workDir.resolve("vivace-demo"))) {
+      Path run = runs.findFirst().orElseThrow();
+      assertFalse(Files.exists(run.resolve("tera-in")), "terasort's input left in " + run);
+      assertTrue(Files.isRegularFile(run.resolve("wc-out/_SUCCESS")), "no word counts in " + run);
+    }
+  }
+
+  @Test
+  void demoRefusesARowCountThatIsNotANumber() throws Exception {
+    VivaceScript.Result result = vivace().env("VIVACE_DEMO_ROWS", "many").run("demo");
+    assertEquals(1, result.exitCode(), result.describe());
+    assertContains("VIVACE_DEMO_ROWS must be a number of rows above 0, not: many", result.stderr(),
+        result);
+  }
+
   // ---- jar and examples: Apache's example jobs
 
   @Test
@@ -288,7 +415,7 @@ class LauncherTest {
     Path output = workDir.resolve("out");
 
     VivaceScript.Result result = vivace().run(concat(
-        new String[] {"jar", examplesJar().toString(), "wordcount"},
+        new String[] {"jar", VivaceScript.examplesJar().toString(), "wordcount"},
         jobOptions(),
         new String[] {input.toString(), output.toString()}));
 
@@ -305,7 +432,7 @@ class LauncherTest {
     Path output = workDir.resolve("out");
 
     VivaceScript.Result result = vivace().run(concat(
-        new String[] {"jar", examplesJar().toString(), "wordcount",
+        new String[] {"jar", VivaceScript.examplesJar().toString(), "wordcount",
             "-D", "mapreduce.framework.name=local"},
         jobOptions(),
         new String[] {input.toString(), output.toString()}));
@@ -340,10 +467,6 @@ class LauncherTest {
         new String[] {missing.toString(), workDir.resolve("out").toString()}));
     assertNotEquals(0, result.exitCode(), result.describe());
     assertContains("Input path does not exist", result.stderr(), result);
-  }
-
-  private static Path examplesJar() {
-    return VivaceScript.testClassPathJar("hadoop-mapreduce-examples-");
   }
 
   /** Counts as WordCount's mapper tokenizes: a StringTokenizer over each line. */

@@ -51,7 +51,7 @@ class ShutdownAndRecoveryTest {
   }
 
   private static String examplesJar() {
-    return VivaceScript.testClassPathJar("hadoop-mapreduce-examples-").toString();
+    return VivaceScript.examplesJar().toString();
   }
 
   /** Starts a terasort and returns once its job is set up (its output's {@code _temporary} is made). */

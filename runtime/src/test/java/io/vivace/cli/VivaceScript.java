@@ -74,43 +74,44 @@ final class VivaceScript {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 
-  /** The class path entry whose file name starts with {@code prefix} and ends with ".jar". */
-  static Path testClassPathJar(String prefix) {
-    for (String entry : testClassPath().split(File.pathSeparator)) {
-      Path path = Path.of(entry);
-      String name = path.getFileName().toString();
-      if (name.startsWith(prefix) && name.endsWith(".jar") && !name.endsWith("-tests.jar")) {
-        return path;
-      }
+  /**
+   * The folder the runtime's build copies Apache's examples jar ({@code jobs/}) and the share/ jars
+   * of {@code ./vivace classpath} into ({@code runtime/target/hadoop}).
+   */
+  static Path hadoopJars() {
+    String dir = System.getProperty("vivace.hadoop.jars");
+    if (dir == null) {
+      throw new IllegalStateException("no vivace.hadoop.jars property: run these tests through Maven");
     }
-    throw new IllegalStateException("No " + prefix + "*.jar on the test class path");
+    return Path.of(dir);
   }
 
-  /** A script process started by {@link #start}: signal it, then {@link #finish} it. */
-  record Running(Process process, Path stdout, Path stderr, String[] args) {
+  /** Apache's unmodified hadoop-mapreduce-examples jar, a job jar like any user's. */
+  static Path examplesJar() {
+    return hadoopJars().resolve("jobs/hadoop-mapreduce-examples.jar");
+  }
+
+  /** A script (or java) process started by {@link #start}: signal it, then {@link #finish} it. */
+  record Running(Process process, Path stdout, Path stderr, String shown) {
 
     Result finish() throws IOException, InterruptedException {
       if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES + " minutes");
+        throw new AssertionError(shown + " ran over " + TIMEOUT_MINUTES
+            + " minutes; stderr so far:\n" + Files.readString(stderr, StandardCharsets.UTF_8));
       }
-      Result result = new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+      Result result = new Result(process.exitValue(),
+          Files.readString(stdout, StandardCharsets.UTF_8),
           Files.readString(stderr, StandardCharsets.UTF_8));
-      System.out.println("$ ./vivace " + String.join(" ", args) + "\n" + result.describe());
+      // Surefire keeps this in the test's output file, for when an assertion fails.
+      System.out.println("$ " + shown + "\n" + result.describe());
       return result;
     }
   }
 
   Result run(String... args) throws IOException, InterruptedException {
-    Running running = start(args);
-    if (!running.process().waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
-      running.process().descendants().forEach(ProcessHandle::destroyForcibly);
-      running.process().destroyForcibly();
-      throw new AssertionError("./vivace " + String.join(" ", args) + " ran over " + TIMEOUT_MINUTES
-          + " minutes; stderr so far:\n" + Files.readString(running.stderr(), StandardCharsets.UTF_8));
-    }
-    // Surefire keeps the output in the test's output file, for when an assertion fails.
-    return running.finish();
+    return start(args).finish();
   }
 
   /** Starts the script (its process is the JVM's: the script execs java) without waiting for it. */
@@ -118,6 +119,20 @@ final class VivaceScript {
     List<String> command = new ArrayList<>();
     command.add(script.toString());
     command.addAll(List.of(args));
+    return launch(command, "./vivace " + String.join(" ", args));
+  }
+
+  /** Runs {@code java -cp classPath mainClass args} as the script's JVMs run, with its settings. */
+  Result runJava(String classPath, String mainClass, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+        mainClass));
+    command.addAll(List.of(args));
+    return launch(command, "java " + mainClass + " " + String.join(" ", args)).finish();
+  }
+
+  private Running launch(List<String> command, String shown) throws IOException {
     ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
     Map<String, String> processEnv = builder.environment();
     INHERITED_SETTINGS_TO_DROP.forEach(processEnv::remove);
@@ -133,6 +148,6 @@ final class VivaceScript {
     Path stderr = Files.createTempFile(workDir, "vivace-stderr-", ".txt");
     Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-    return new Running(process, stdout, stderr, args);
+    return new Running(process, stdout, stderr, shown);
   }
 }
