@@ -137,6 +137,23 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return executors.size();
   }
 
+  /** Slots of every executor. */
+  synchronized int slots() {
+    int n = 0;
+    for (Executor executor : executors.values()) {
+      n += executor.info.slots();
+    }
+    return n;
+  }
+
+  synchronized List<String> executorNames() {
+    List<String> names = new ArrayList<>();
+    for (Executor executor : executors.values()) {
+      names.add(executor.name());
+    }
+    return names;
+  }
+
   synchronized int queuedLaunches() {
     int n = 0;
     for (RemoteJobExecutor job : jobs) {
