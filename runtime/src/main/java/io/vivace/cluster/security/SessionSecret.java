@@ -11,6 +11,7 @@ import java.util.Base64;
 public final class SessionSecret {
 
   private static final int BYTES = 32;
+  private static final int MIN_BYTES = 16;
 
   private final byte[] key;
 
@@ -24,8 +25,18 @@ public final class SessionSecret {
     return new SessionSecret(key);
   }
 
+  /** A secret of these bytes (copied); at least {@value #MIN_BYTES} of them. */
+  public static SessionSecret of(byte[] key) {
+    if (key.length < MIN_BYTES) {
+      throw new IllegalArgumentException("a Vivace session secret has at least " + MIN_BYTES + " bytes, got "
+          + key.length);
+    }
+    return new SessionSecret(key.clone());
+  }
+
+  /** The secret {@link #encode} wrote; IllegalArgumentException when {@code text} is not one. */
   public static SessionSecret decode(String text) {
-    return new SessionSecret(Base64.getDecoder().decode(text.trim()));
+    return of(Base64.getDecoder().decode(text.trim()));
   }
 
   public String encode() {
