@@ -2,7 +2,10 @@ package io.vivace.cluster.client;
 
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionCredentials;
 import io.vivace.cluster.security.SessionSecret;
+import io.vivace.cluster.security.SessionSecretStore;
 import io.vivace.conf.VivaceConf;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -19,6 +22,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
@@ -66,9 +70,9 @@ public final class SessionClient {
         session = awaitRunning(yarn, session.getApplicationId(), conf);
       }
       InetSocketAddress address = new InetSocketAddress(session.getHost(), session.getRpcPort());
-      SessionSecret secret = null; // the session's secret: wired in with the security work
-      return SessionRpc.proxy(ClientProtocol.class, ClientProtocol.versionID, address, conf, secret,
-          UserGroupInformation.getCurrentUser());
+      SessionAccess access = SessionSecretStore.forCluster(conf).read(session.getUser(),
+          session.getApplicationId().toString());
+      return SessionRpc.proxy(ClientProtocol.class, address, conf, access, UserGroupInformation.getCurrentUser());
     } finally {
       yarn.stop();
     }
@@ -101,6 +105,7 @@ public final class SessionClient {
       for (ApplicationReport session : alive(yarn)) {
         if (session.getApplicationId().toString().equals(nameOrId) || sessionName(session).equals(nameOrId)) {
           yarn.killApplication(session.getApplicationId());
+          SessionSecretStore.forCluster(conf).delete(session.getUser(), session.getApplicationId().toString());
           LOG.info("Stopped Vivace session " + session.getApplicationId() + " (" + sessionName(session) + ")");
           return true;
         }
@@ -162,8 +167,13 @@ public final class SessionClient {
       int memoryMb = VivaceConf.getInt(conf, "vivace.session.am.memory.mb");
       context.setResource(Resource.newInstance(memoryMb, 1));
       ContainerSpec spec = containerSpec(conf, id);
+      String owner = UserGroupInformation.getCurrentUser().getShortUserName();
+      SessionSecretStore secrets = SessionSecretStore.forCluster(conf);
+      SessionAccess access = new SessionAccess(id.toString(), owner, SessionSecret.generate(),
+          SessionSecretStore.origin(secrets.path(owner, id.toString())));
+      secrets.write(access);
       context.setAMContainerSpec(spec.launchContext("io.vivace.cluster.session.SessionMaster", List.of(),
-          (int) (memoryMb * 0.8), Map.of(), null));
+          (int) (memoryMb * 0.8), Map.of(), SessionCredentials.launchTokens(new Credentials(), access)));
       LOG.info("Starting Vivace session " + id + " (" + name + ")");
       yarn.submitApplication(context);
       return awaitRunning(yarn, id, conf);

@@ -1,15 +1,16 @@
 package io.vivace.cluster.executor;
 
 import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.AttemptAssignment;
 import io.vivace.cluster.rpc.AttemptResult;
 import io.vivace.cluster.rpc.AttemptStatus;
-import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.ExecutorInfo;
 import io.vivace.cluster.rpc.ExecutorProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.rpc.StatusBatch;
-import io.vivace.cluster.security.SessionSecret;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionCredentials;
 import io.vivace.conf.VivaceConf;
 import io.vivace.exec.AttemptRun;
 import io.vivace.exec.AttemptThreads;
@@ -76,12 +77,13 @@ public final class ExecutorMain {
     int slots = Integer.parseInt(args[1]);
     String container = args[2];
     String host = System.getenv(Environment.NM_HOST.name());
-    SessionSecret secret = null; // the session's secret: wired in with the security work
-    ExecutorProtocol master = SessionRpc.proxy(ExecutorProtocol.class, ExecutorProtocol.versionID, masterAddress,
-        conf, secret, UserGroupInformation.getCurrentUser());
+    SessionAccess session = SessionCredentials.ofCurrentUser();
+    // as the session's owner: the container's own user is not necessarily the owner
+    ExecutorProtocol master = SessionRpc.proxy(ExecutorProtocol.class, masterAddress, conf, session,
+        UserGroupInformation.createRemoteUser(session.owner()));
     ShuffleMemory memory = new ShuffleMemory(VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20);
     ExecutorJobs jobs = new ExecutorJobs(conf, memory);
-    ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, secret);
+    ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, session.secret());
     int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
     LOG.info("Executor " + id + " of the session at " + masterAddress + ": " + slots + " slots, shuffle port "
         + shuffle.port());

@@ -2,18 +2,20 @@ package io.vivace.cluster.session;
 
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.SessionRpc;
-import io.vivace.cluster.security.SessionSecret;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionCredentials;
+import io.vivace.cluster.security.SessionSecretStore;
 import io.vivace.conf.VivaceConf;
-import java.io.DataOutputStream;
 import java.io.File;
 import java.nio.ByteBuffer;
+import java.security.PrivilegedExceptionAction;
 import java.util.Iterator;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.security.Credentials;
@@ -50,19 +52,18 @@ public final class SessionMaster {
     ContainerId container = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
     ApplicationId application = container.getApplicationAttemptId().getApplicationId();
     String host = System.getenv(Environment.NM_HOST.name());
-    String owner = UserGroupInformation.getCurrentUser().getShortUserName();
-    SessionSecret secret = null; // the session's secret: wired in with the security work
+    SessionAccess session = SessionCredentials.ofCurrentUser();
 
     ExecutorService steps = Executors.newFixedThreadPool(2, daemonThreads("vivace-session-step-"));
     Dispatcher dispatcher = new Dispatcher(steps, VivaceConf.getLong(conf, "vivace.session.locality.wait.ms"),
         new Locality(conf));
     SessionJobs jobs = new SessionJobs(conf, dispatcher,
         application.getClusterTimestamp() + String.format("%04d", application.getId()));
-    RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, secret, owner, jobs, dispatcher);
+    RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, session, jobs, dispatcher);
     server.start();
     int port = server.getListenerAddress().getPort();
-    LOG.info("Vivace session " + application + " of " + owner + " serves clients and executors at " + host + ":"
-        + port);
+    LOG.info("Vivace session " + application + " of " + session.owner() + " serves clients and executors at "
+        + host + ":" + port);
 
     ExecutorContainers containers = new ExecutorContainers(new ExecutorContainers.Settings(
         VivaceConf.getInt(conf, "vivace.session.executors.min"),
@@ -72,7 +73,7 @@ public final class SessionMaster {
         VivaceConf.getInt(conf, "vivace.session.executor.slots"),
         VivaceConf.getLong(conf, "vivace.session.executor.idle.timeout.ms") * 1_000_000L,
         host + ":" + port),
-        ContainerSpec.decode(System.getenv(ContainerSpec.ENV)), executorTokens(), dispatcher, conf);
+        ContainerSpec.decode(System.getenv(ContainerSpec.ENV)), executorTokens(session), dispatcher, conf);
     containers.start(host, port, null);
 
     long idleNanos = VivaceConf.getLong(conf, "vivace.session.idle.timeout.ms") * 1_000_000L;
@@ -106,22 +107,35 @@ public final class SessionMaster {
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
     containers.stop(FinalApplicationStatus.SUCCEEDED, "session ended: " + why);
     server.stop();
+    forgetSession(conf, session);
     steps.shutdownNow();
     steps.awaitTermination(1, TimeUnit.SECONDS);
     System.exit(0);
   }
 
+  /** Removes the session's secret and files from the owner's home (as the owner). */
+  private static void forgetSession(YarnConfiguration conf, SessionAccess session) {
+    try {
+      UserGroupInformation.createRemoteUser(session.owner()).doAs((PrivilegedExceptionAction<Void>) () -> {
+        SessionSecretStore.forCluster(conf).delete(session.owner(), session.sessionId());
+        FileSystem fs = FileSystem.get(conf);
+        fs.delete(new Path(fs.getHomeDirectory(), ".vivace/sessions/" + session.sessionId()), true);
+        return null;
+      });
+    } catch (Exception e) {
+      LOG.warn("could not remove the session's files from the home of " + session.owner() + ": " + e);
+    }
+  }
+
   /** The session's credentials without the master's own ResourceManager token, for its executors. */
-  private static ByteBuffer executorTokens() throws Exception {
+  private static ByteBuffer executorTokens(SessionAccess session) throws Exception {
     Credentials credentials = new Credentials(UserGroupInformation.getCurrentUser().getCredentials());
     for (Iterator<Token<?>> it = credentials.getAllTokens().iterator(); it.hasNext(); ) {
       if (it.next().getKind().equals(AMRMTokenIdentifier.KIND_NAME)) {
         it.remove();
       }
     }
-    DataOutputBuffer out = new DataOutputBuffer();
-    credentials.writeTokenStorageToStream(new DataOutputStream(out));
-    return ByteBuffer.wrap(out.getData(), 0, out.getLength());
+    return SessionCredentials.launchTokens(credentials, session);
   }
 
   static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
