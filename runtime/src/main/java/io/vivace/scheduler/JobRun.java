@@ -86,6 +86,8 @@ public final class JobRun {
   private long startTime;
   private long finishTime;
   private final File historyFile;
+  /** Where a client can follow the job; its history file unless {@link #trackAt} said otherwise. */
+  private volatile String trackingUrl;
   /** Why the job's map output codec cannot be used; the job fails before it starts. */
   private IOException unusableCodec;
 
@@ -130,6 +132,16 @@ public final class JobRun {
 
   public Submission submission() {
     return submission;
+  }
+
+  /** Makes {@code url} the job's tracking URL (a session's web page of the job). */
+  public void trackAt(String url) {
+    this.trackingUrl = url;
+  }
+
+  /** The job's history file, complete once the job has ended. */
+  public File historyFile() {
+    return historyFile;
   }
 
   public synchronized void start() {
@@ -613,7 +625,8 @@ public final class JobRun {
     JobStatusSnapshot status = new JobStatusSnapshot(id, setup, progress(TaskType.MAP, completedMaps),
         progress(TaskType.REDUCE, completedReduces),
         isComplete() ? 1f : 0f, state, conf.getUser(), conf.getJobName(), conf.getQueueName(),
-        new Path(submission.submitDir(), "job.xml").toString(), historyFile.toURI().toString());
+        new Path(submission.submitDir(), "job.xml").toString(),
+        trackingUrl != null ? trackingUrl : historyFile.toURI().toString());
     status.times(submitTime, startTime, finishTime);
     status.failure(isComplete() && state != JobStatus.State.SUCCEEDED ? failureInfo : "");
     return status;

@@ -2,7 +2,6 @@ package io.vivace.cluster.session;
 
 import io.vivace.client.JobsClientProtocol;
 import io.vivace.conf.VivaceConf;
-import io.vivace.history.JobHistoryWriter;
 import io.vivace.scheduler.JobRun;
 import io.vivace.submit.Submission;
 import io.vivace.submit.SubmissionLoader;
@@ -44,15 +43,29 @@ final class SessionJobs extends JobsClientProtocol {
   private final long killWaitMillis;
   private final AtomicInteger nextJobNumber = new AtomicInteger();
   private final Map<String, JobRun> jobs = new LinkedHashMap<>();
+  private final java.io.File localHistory;
+  private final Path history;
   private int submitted;
   private long lastActivityNanos = System.nanoTime();
+  private volatile String trackingBase;
 
-  /** {@code clusterId}: the first part of the session's job ids, unique to the session. */
-  SessionJobs(Configuration conf, Dispatcher dispatcher, String clusterId) {
+  /**
+   * {@code clusterId}: the first part of the session's job ids, unique to the session; jobs write
+   * their history into {@code localHistory}, and it is copied to {@code vivace.session.history.dir}
+   * on the cluster's file system when they end.
+   */
+  SessionJobs(Configuration conf, Dispatcher dispatcher, String clusterId, java.io.File localHistory) {
     this.conf = conf;
     this.dispatcher = dispatcher;
     this.clusterId = clusterId;
     this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 1000;
+    this.localHistory = localHistory;
+    this.history = new Path(VivaceConf.get(conf, "vivace.session.history.dir"));
+  }
+
+  /** Jobs are tracked at {@code base}{@code job/<id>} (the session's web page). */
+  void trackAt(String base) {
+    this.trackingBase = base;
   }
 
   @Override
@@ -64,9 +77,13 @@ final class SessionJobs extends JobsClientProtocol {
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
     Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
     VivaceConf.check(submission.conf());
+    submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
     holder[0] = job;
+    if (trackingBase != null) {
+      job.trackAt(trackingBase + "job/" + jobId);
+    }
     synchronized (this) {
       jobs.put(job.id().toString(), job);
       submitted++;
@@ -77,7 +94,21 @@ final class SessionJobs extends JobsClientProtocol {
     return job.status();
   }
 
-  private synchronized void finished(JobRun job) {
+  private void finished(JobRun job) {
+    try {
+      FileSystem fs = history.getFileSystem(conf);
+      fs.mkdirs(history);
+      fs.copyFromLocalFile(true, true, new Path(job.historyFile().getAbsolutePath()),
+          new Path(history, job.historyFile().getName()));
+    } catch (IOException e) {
+      LOG.warn("could not copy the history of " + job.id() + " to " + history + ": " + e);
+    }
+    synchronized (this) {
+      retire();
+    }
+  }
+
+  private void retire() {
     lastActivityNanos = System.nanoTime();
     if (jobs.size() > RETAINED_JOBS) {
       jobs.values().removeIf(j -> j.isComplete() && jobs.size() > RETAINED_JOBS);
@@ -170,7 +201,7 @@ final class SessionJobs extends JobsClientProtocol {
   }
 
   @Override
-  public String getJobHistoryDir() {
-    return JobHistoryWriter.historyDir(conf).getAbsolutePath();
+  public String getJobHistoryDir() throws IOException {
+    return history.getFileSystem(conf).makeQualified(history).toString();
   }
 }

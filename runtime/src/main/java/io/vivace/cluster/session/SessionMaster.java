@@ -58,10 +58,15 @@ public final class SessionMaster {
     Dispatcher dispatcher = new Dispatcher(steps, VivaceConf.getLong(conf, "vivace.session.locality.wait.ms"),
         new Locality(conf));
     SessionJobs jobs = new SessionJobs(conf, dispatcher,
-        application.getClusterTimestamp() + String.format("%04d", application.getId()));
+        application.getClusterTimestamp() + String.format("%04d", application.getId()),
+        new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace-history"));
     RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, session, jobs, dispatcher);
     server.start();
     int port = server.getListenerAddress().getPort();
+    SessionWeb web = new SessionWeb("0.0.0.0", jobs, dispatcher, "Vivace session " + application + " of "
+        + session.owner());
+    String trackingUrl = "http://" + host + ":" + web.port() + "/";
+    jobs.trackAt(trackingUrl);
     LOG.info("Vivace session " + application + " of " + session.owner() + " serves clients and executors at "
         + host + ":" + port);
 
@@ -74,7 +79,7 @@ public final class SessionMaster {
         VivaceConf.getLong(conf, "vivace.session.executor.idle.timeout.ms") * 1_000_000L,
         host + ":" + port),
         ContainerSpec.decode(System.getenv(ContainerSpec.ENV)), executorTokens(session), dispatcher, conf);
-    containers.start(host, port, null);
+    containers.start(host, port, trackingUrl);
 
     long idleNanos = VivaceConf.getLong(conf, "vivace.session.idle.timeout.ms") * 1_000_000L;
     long silenceNanos = VivaceConf.getLong(conf, "vivace.session.executor.silence.timeout.ms") * 1_000_000L;
@@ -107,6 +112,7 @@ public final class SessionMaster {
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
     containers.stop(FinalApplicationStatus.SUCCEEDED, "session ended: " + why);
     server.stop();
+    web.stop();
     forgetSession(conf, session);
     steps.shutdownNow();
     steps.awaitTermination(1, TimeUnit.SECONDS);
