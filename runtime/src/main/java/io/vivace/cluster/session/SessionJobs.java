@@ -78,6 +78,7 @@ final class SessionJobs extends JobsClientProtocol {
     Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
     VivaceConf.check(submission.conf());
     submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
+    commitOnlyAtTheEnd(submission.conf());
     JobRun[] holder = new JobRun[1];
     JobRun job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
     holder[0] = job;
@@ -92,6 +93,22 @@ final class SessionJobs extends JobsClientProtocol {
     LOG.info("Job " + jobId + " submitted by " + UserGroupInformation.getCurrentUser().getShortUserName());
     job.start();
     return job.status();
+  }
+
+  /**
+   * Hadoop's file output committer writes a task's output straight into the output folder with its
+   * algorithm 2 (Hadoop 3's default), so a job whose session died half-way would leave part of its
+   * output there. Unless the job chose an algorithm itself, a session's jobs use algorithm 1: task
+   * outputs stay under {@code _temporary} until the job commits.
+   */
+  private static void commitOnlyAtTheEnd(Configuration jobConf) {
+    String key = "mapreduce.fileoutputcommitter.algorithm.version";
+    String[] sources = jobConf.getPropertySources(key);
+    boolean chosenByTheJob = sources != null && java.util.Arrays.stream(sources)
+        .anyMatch(s -> !s.endsWith("-default.xml") && !s.endsWith("job.xml"));
+    if (!chosenByTheJob) {
+      jobConf.setInt(key, 1);
+    }
   }
 
   private void finished(JobRun job) {
