@@ -15,6 +15,7 @@ from vivace_lab.models import (
 )
 from vivace_lab.models.dataset import load_training_set
 from vivace_lab.models.evaluation import CV, EXTRAPOLATION, UNSEEN
+from vivace_lab.models.recommend import key_groups
 from vivace_lab.plan.spec import parse_spec
 from vivace_lab.record import SUCCEEDED, RunResult
 from vivace_lab.store import Store
@@ -208,3 +209,15 @@ def test_keys_that_always_changed_together_are_searched_together(tmp_path):
     assert answer.searched == ("engine", "mapreduce.local.map.tasks.maximum", "vivace.slots")
     for e in (answer.best, *answer.alternatives):
         assert e.settings["conf:vivace.slots"] == e.settings["conf:mapreduce.local.map.tasks.maximum"]
+
+
+def test_keys_are_grouped_when_one_tells_the_other():
+    compress = ["false", "true", "true", "false", "true", "true"]
+    codec = ["DefaultCodec", "Lz4Codec", "GzipCodec", "DefaultCodec", "Lz4Codec", "GzipCodec"]
+    sort_mb = ["16", "16", "16", "64", "64", "64"]
+    slots = ["1", "2", "2", "1", "2", "2"]
+    assert key_groups({"compress": compress, "codec": codec, "sort_mb": sort_mb}) == \
+        [["compress", "codec"], ["sort_mb"]]
+    # a sampled grid can tie keys the spec did not: then only their measured combinations count
+    assert key_groups({"compress": compress, "slots": slots, "sort_mb": sort_mb}) == \
+        [["compress", "slots"], ["sort_mb"]]

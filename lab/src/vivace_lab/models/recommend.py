@@ -4,7 +4,8 @@ run whose measurement would most reduce the uncertainty of that answer.
 Configurations searched: every engine and cluster the workload's runs used, and the values its
 studies gave each configuration key, unless the request pins them. Keys that always changed
 together in the runs (a bundle of the grid, such as vivace.slots with the LocalJobRunner's slot
-keys) are searched together, as the combinations measured. The workload's parameters (its size
+keys, or the map output codec with compression on) are searched together, as the combinations
+measured. The workload's parameters (its size
 among them) are the request's, or the runs' most common values.
 
 The informative run (ALOJA's sampling made active): among the configurations that could still be
@@ -100,23 +101,29 @@ def _dimensions(model: WorkloadModel, request: Request) -> list[list[str]]:
     pinned |= {CONF + key for key in request.sets}
     free = [c.name for c in space.columns if c.varies and c.name not in pinned
             and (c.name in (ENGINE, CLUSTER) or c.name.startswith(CONF))]
-    frame = model.training.frame
+    keys = [c for c in free if c.startswith(CONF)]
+    return [[c] for c in free if not c.startswith(CONF)] + \
+        key_groups({k: model.training.frame[k].tolist() for k in keys})
+
+
+def key_groups(values: dict[str, list]) -> list[list[str]]:
+    """Configuration keys that go together, given each key's value in every run: two keys do when
+    the value of one always tells the other's (a grid bundle: vivace.slots with the LocalJobRunner's
+    slot keys; the codec with compression on, DefaultCodec meaning off)."""
     groups: list[list[str]] = []
-    for column in free:
-        for group in groups:
-            if group[0].startswith(CONF) and column.startswith(CONF) \
-                    and _tied(frame[group[0]].tolist(), frame[column].tolist()):
-                group.append(column)
-                break
-        else:
-            groups.append([column])
-    return groups
+    for key in values:
+        joined = [g for g in groups if any(_determines(values[key], values[other])
+                                           or _determines(values[other], values[key])
+                                           for other in g)]
+        merged = [k for g in joined for k in g] + [key]
+        groups = [g for g in groups if g not in joined] + [merged]
+    return sorted(groups, key=lambda g: list(values).index(g[0]))
 
 
-def _tied(a: list, b: list) -> bool:
-    """The two columns' values determine each other in every run."""
-    pairs = {(str(x), str(y)) for x, y in zip(a, b)}
-    return len(pairs) == len({str(x) for x in a}) == len({str(y) for y in b})
+def _determines(a: list, b: list) -> bool:
+    """Each value of ``a`` comes with a single value of ``b`` in every run."""
+    seen: dict[str, str] = {}
+    return all(seen.setdefault(str(x), str(y)) == str(y) for x, y in zip(a, b))
 
 
 def _candidates(model: WorkloadModel, base: dict, dimensions: list[list[str]]) -> list[dict]:
