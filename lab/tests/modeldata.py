@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from vivace_lab.record import SUCCEEDED, RunResult
+from vivace_lab.store import Store
 
 SMALL, BIG = "small-2c", "big-8c"
 PRICES = {SMALL: 1.0, BIG: 3.0}
@@ -28,6 +31,15 @@ T0 = 1763766002000
 def law(rows: int, slots: int, engine: str, cluster: str) -> float:
     """The true mean time of a run, in seconds."""
     return SECONDS_PER_ROW * rows / slots * ENGINE_FACTOR[engine] * SPEED[cluster]
+
+
+@pytest.fixture(scope="module")
+def law_store(tmp_path_factory):
+    """A module's SQLite database seeded with ``seed_law``."""
+    store = Store(str(tmp_path_factory.mktemp("law") / "lab.db"))
+    seed_law(store)
+    yield store
+    store.close()
 
 
 def seed_law(store, seed: int = 3) -> int:

@@ -9,20 +9,12 @@ from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
-from modeldata import SLEEP_RUNS, SMALL, seed_law
+from modeldata import SLEEP_RUNS, SMALL, law_store  # noqa: F401  (the fixture)
 
 from vivace_lab.models import ModelBook, Request, predict, recommend
 from vivace_lab.models.evaluation import CV, UNSEEN
 from vivace_lab.store import Store
 from vivace_lab.web import create_app
-
-
-@pytest.fixture(scope="module")
-def law_store(tmp_path_factory):
-    store = Store(str(tmp_path_factory.mktemp("model-pages") / "lab.db"))
-    seed_law(store)
-    yield store
-    store.close()
 
 
 @pytest.fixture(scope="module")

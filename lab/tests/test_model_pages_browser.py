@@ -4,12 +4,10 @@ puts its own (lab/work/test-artifacts/web/)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from browser import lab_server
 from modeldata import SMALL, seed_law
-from test_web_browser import _free_port, _wait_until_up, browser, chromium, page, shot  # noqa: F401
+from test_web_browser import browser, chromium, page, shot  # noqa: F401  (its fixtures)
 
 from vivace_lab.store import Store
 
@@ -21,19 +19,8 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("model-web") / "lab.db"
     with Store(str(db)) as store:
         seed_law(store)
-    port = _free_port()
-    log = open(db.parent / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "vivace_lab", "--db", str(db),
-                             "--home", str(db.parent), "serve", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(base, proc, db.parent / "serve.log")
+    with lab_server(db) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
 
 
 def test_the_models_page_draws_the_error_table_and_the_charts(server, page):

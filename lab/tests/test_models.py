@@ -8,7 +8,9 @@ import math
 import re
 
 import pytest
-from modeldata import BIG, ROWS, SLEEP_RUNS, SMALL, law, seed_bundled, seed_law
+from modeldata import (  # noqa: F401  (law_store: the fixture)
+    BIG, ROWS, SLEEP_RUNS, SMALL, law, law_store, seed_bundled, seed_law,
+)
 
 from vivace_lab.models import (
     MIN_RUNS, ModelBook, NoConfiguration, NotEnoughRuns, Request, RequestError, predict, recommend,
@@ -23,14 +25,6 @@ from vivace_lab.store import Store
 # Stated errors: with 5 % noise a model of the right form has a MAPE of about 4 %.
 LEARNED_MAPE = 0.10
 EXTRAPOLATED_MAPE = 0.15
-
-
-@pytest.fixture(scope="module")
-def law_store(tmp_path_factory):
-    store = Store(str(tmp_path_factory.mktemp("models") / "lab.db"))
-    seed_law(store)
-    yield store
-    store.close()
 
 
 @pytest.fixture(scope="module")
