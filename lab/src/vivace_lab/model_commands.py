@@ -11,7 +11,7 @@ from rich.table import Table
 
 from vivace_lab import paths
 from vivace_lab.models import ModelBook, NotEnoughRuns, Request, RequestError, predict, recommend
-from vivace_lab.models.evaluation import CV, EXTRAPOLATION, SCHEMES, UNSEEN
+from vivace_lab.models.evaluation import CV, EXTRAPOLATION, SCHEMES, SHORT, UNSEEN
 from vivace_lab.models.families import FAMILIES
 from vivace_lab.models.training import WorkloadModel
 
@@ -98,16 +98,16 @@ def _models(args, console: Console, store) -> int:
 def print_accuracy(console: Console, model: WorkloadModel) -> None:
     configurations = len(set(model.training.configuration_ids()))
     console.print(f"[bold]{model.workload}[/bold]: {model.runs} runs, {configurations} "
-                  f"configurations; chosen: [bold]{model.chosen}[/bold] (lowest MAPE on "
-                  f"{SCHEMES[model.chosen_by]}); 90% interval ×/÷ {_factor(model.half_width[CV])} "
+                  f"configurations; chosen: [bold]{model.chosen}[/bold], the lowest MAPE "
+                  f"{'on unseen configurations' if model.chosen_by == UNSEEN else 'cross-validated'}"
+                  f"; 90% interval ×/÷ {_factor(model.half_width[CV])} "
                   f"for a measured configuration, ×/÷ {_factor(model.half_width[UNSEEN])} for an "
                   "unseen one", highlight=False)
     table = Table(title_justify="left", show_lines=False)
     table.add_column("model")
     for scheme in (CV, UNSEEN, EXTRAPOLATION):
-        short = {CV: "cv", UNSEEN: "unseen", EXTRAPOLATION: "largest size"}[scheme]
         for measure in ("MAE s", "MAPE", "R²"):
-            table.add_column(f"{short} {measure}", justify="right")
+            table.add_column(f"{SHORT[scheme]} {measure}", justify="right")
     table.add_column("in 90% interval", justify="right")
     for name, result in model.results.items():
         cells = [name + (" *" if name == model.chosen else "")]
@@ -120,7 +120,7 @@ def print_accuracy(console: Console, model: WorkloadModel) -> None:
         table.add_row(*cells)
     console.print(table)
     for scheme, why in model.missing.items():
-        console.print(f"  no {SCHEMES[scheme]} test: {why}", highlight=False)
+        console.print(f"  no {SHORT[scheme]} test ({SCHEMES[scheme]}): {why}", highlight=False)
     console.print("  " + "; ".join(f"{name}: {family.description}" for name, family in FAMILIES.items()),
                   style="dim", highlight=False)
 

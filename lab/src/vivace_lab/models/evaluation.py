@@ -24,6 +24,7 @@ CV, UNSEEN, EXTRAPOLATION = "cv", "unseen", "extrapolation"
 SCHEMES = {CV: "cross-validated (configurations measured)",
            UNSEEN: "unseen configurations (grouped hold-out)",
            EXTRAPOLATION: "largest size, learned from the smaller"}
+SHORT = {CV: "cv", UNSEEN: "unseen", EXTRAPOLATION: "largest size"}
 FOLDS = 5
 MIN_GROUPS = 3  # configurations needed for a grouped hold-out
 MIN_SIZE_LEVELS = 3  # sizes needed for the extrapolation test
