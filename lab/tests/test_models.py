@@ -17,7 +17,7 @@ from vivace_lab.models import (
 )
 from vivace_lab.models.dataset import load_training_set
 from vivace_lab.models.evaluation import CV, EXTRAPOLATION, UNSEEN
-from vivace_lab.models.recommend import key_groups
+from vivace_lab.models.bundles import companions, key_groups
 from vivace_lab.plan.spec import parse_spec
 from vivace_lab.record import SUCCEEDED, RunResult
 from vivace_lab.store import Store
@@ -215,3 +215,19 @@ def test_keys_are_grouped_when_one_tells_the_other():
     # a sampled grid can tie keys the spec did not: then only their measured combinations count
     assert key_groups({"compress": compress, "slots": slots, "sort_mb": sort_mb}) == \
         [["compress", "slots"], ["sort_mb"]]
+    # a request that sets one key of a group gets the others as the runs had them
+    assert companions({"compress": compress, "codec": codec, "sort_mb": sort_mb},
+                      {"codec": "GzipCodec"}) == {"compress": "true"}
+    assert companions({"compress": compress, "codec": codec}, {"compress": "true"}) == {}
+
+
+def test_setting_one_key_of_a_bundle_sets_the_others_as_the_runs_had_them(tmp_path):
+    with Store(str(tmp_path / "lab.db")) as store:
+        seed_bundled(store)
+        book = ModelBook(store)
+        result = predict(book.model("terasort"), Request("terasort", {"rows": "400000"},
+                                                         {"vivace.slots": "4"}, "vivace"),
+                         book.prices())
+    assert result.estimate.settings["conf:mapreduce.local.map.tasks.maximum"] == "4"
+    assert result.defaulted == ()
+    assert result.estimate.configuration_measured

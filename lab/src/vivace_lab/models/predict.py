@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from vivace_lab.models.bundles import companions
 from vivace_lab.models.dataset import (
     CLUSTER, CONF, ENGINE, PARAM, configuration_id, describe_settings, hardware_settings,
     short_name,
@@ -130,9 +131,19 @@ def resolve(model: WorkloadModel, request: Request) -> tuple[dict[str, str | Non
     settings.update(hardware_settings(training.clusters.get(settings[CLUSTER]), training.settings))
     for column in space.columns:
         settings[column.name] = _checked(column, settings.get(column.name))
-    defaulted = [c for c in training.settings
-                 if c not in named and not c.startswith("hw:") and space.by_name[c].varies]
+    joined = _companions(model, {c: settings[c] for c in named})  # a bundle's other keys
+    settings.update(joined)
+    defaulted = [c for c in training.settings if c not in named and c not in joined
+                 and not c.startswith("hw:") and space.by_name[c].varies]
     return settings, defaulted
+
+
+def _companions(model: WorkloadModel, given: dict[str, str]) -> dict[str, str]:
+    """Values of the keys that went with the given ones in every run (a bundle's other keys)."""
+    varying = [c.name for c in model.space.columns if c.varies and c.name.startswith(CONF)]
+    frame = model.training.frame
+    return companions({c: frame[c].tolist() for c in varying},
+                      {c: v for c, v in given.items() if c in varying})
 
 
 def estimate(model: WorkloadModel, rows: list[dict[str, str | None]],

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from vivace_lab.models.bundles import key_groups
 from vivace_lab.models.dataset import CLUSTER, CONF, ENGINE, PARAM, hardware_settings, short_name
 from vivace_lab.models.predict import Estimate, Request, RequestError, estimate, resolve
 from vivace_lab.models.training import INTERVAL_LEVEL, WorkloadModel
@@ -104,26 +105,6 @@ def _dimensions(model: WorkloadModel, request: Request) -> list[list[str]]:
     keys = [c for c in free if c.startswith(CONF)]
     return [[c] for c in free if not c.startswith(CONF)] + \
         key_groups({k: model.training.frame[k].tolist() for k in keys})
-
-
-def key_groups(values: dict[str, list]) -> list[list[str]]:
-    """Configuration keys that go together, given each key's value in every run: two keys do when
-    the value of one always tells the other's (a grid bundle: vivace.slots with the LocalJobRunner's
-    slot keys; the codec with compression on, DefaultCodec meaning off)."""
-    groups: list[list[str]] = []
-    for key in values:
-        joined = [g for g in groups if any(_determines(values[key], values[other])
-                                           or _determines(values[other], values[key])
-                                           for other in g)]
-        merged = [k for g in joined for k in g] + [key]
-        groups = [g for g in groups if g not in joined] + [merged]
-    return sorted(groups, key=lambda g: list(values).index(g[0]))
-
-
-def _determines(a: list, b: list) -> bool:
-    """Each value of ``a`` comes with a single value of ``b`` in every run."""
-    seen: dict[str, str] = {}
-    return all(seen.setdefault(str(x), str(y)) == str(y) for x, y in zip(a, b))
 
 
 def _candidates(model: WorkloadModel, base: dict, dimensions: list[list[str]]) -> list[dict]:
