@@ -4,6 +4,8 @@ puts its own (lab/work/test-artifacts/web/)."""
 
 from __future__ import annotations
 
+import urllib.request
+
 import pytest
 from browser import lab_server
 from modeldata import SMALL, seed_law
@@ -20,6 +22,10 @@ def server(tmp_path_factory):
     with Store(str(db)) as store:
         seed_law(store)
     with lab_server(db) as base:
+        # the first request trains the models (seconds, minutes on a loaded machine): not while a
+        # page load's timeout runs
+        with urllib.request.urlopen(base + "/models", timeout=600) as response:
+            assert response.status == 200
         yield base
 
 

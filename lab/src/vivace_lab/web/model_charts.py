@@ -33,11 +33,13 @@ def predicted_measured_chart(points: Sequence[RunPoint], legend: Sequence[tuple[
     y = Scale(math.log10(lo), math.log10(hi), bottom, top)
     svg.text(left, top - 8, title, "start", "title")
     svg.add(f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" class="frame"/>')
-    for tick in log_ticks(lo, hi):
+    ticks = log_ticks(lo, hi)
+    for tick in ticks:
         px, py = x(math.log10(tick)), y(math.log10(tick))
         svg.add(f'<line x1="{left}" y1="{py}" x2="{right}" y2="{py}" class="grid"/>')
-        svg.text(px, bottom + 14, tick_label(tick), "middle")
-        svg.text(left - 6, py + 3, tick_label(tick), "end")
+        if len(ticks) <= 6 or _leading_digit(tick) in (1, 2, 5):  # labels that do not collide
+            svg.text(px, bottom + 14, tick_label(tick), "middle")
+            svg.text(left - 6, py + 3, tick_label(tick), "end")
     a, b = math.log10(lo), math.log10(hi)
     svg.add(f'<line x1="{x(a)}" y1="{y(a)}" x2="{x(b)}" y2="{y(b)}" class="axis equal"/>')
     if band and band / math.log(10) < b - a:
@@ -61,3 +63,7 @@ def predicted_measured_chart(points: Sequence[RunPoint], legend: Sequence[tuple[
         svg.add(f'<circle cx="{right + 16}" cy="{ly}" r="4" fill="{colour}"/>')
         svg.text(right + 26, ly + 4, name)
     return svg.markup(points=str(len(points)))
+
+
+def _leading_digit(value: float) -> int:
+    return int(f"{value:e}"[0])
