@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.conf.Key;
 import io.vivace.conf.KeyRegistry;
-import io.vivace.exec.Engine;
+import io.vivace.engine.Engine;
 import io.vivace.workloads.SplitKeepingSleepJob;
 import java.io.IOException;
 import java.util.Map;

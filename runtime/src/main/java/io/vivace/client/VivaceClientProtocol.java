@@ -1,8 +1,10 @@
 package io.vivace.client;
 
-import io.vivace.exec.Engine;
-import io.vivace.exec.JobRun;
+import io.vivace.engine.Engine;
 import io.vivace.history.JobHistoryWriter;
+import io.vivace.scheduler.JobRun;
+import io.vivace.submit.Submission;
+import io.vivace.submit.SubmissionLoader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +53,7 @@ public final class VivaceClientProtocol implements ClientProtocol {
 
   @Override
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials ts) throws IOException {
-    JobRun.Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, ts, conf);
+    Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, ts, conf);
     return engine.start(submission).status();
   }
 

@@ -1,6 +1,6 @@
 package io.vivace.merge;
 
-import io.vivace.shuffle.LocalFileStatistics;
+import io.vivace.localdisk.LocalFileStatistics;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Arrays;

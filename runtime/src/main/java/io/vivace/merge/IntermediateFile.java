@@ -1,11 +1,11 @@
 package io.vivace.merge;
 
-import io.vivace.shuffle.FileSegment;
-import io.vivace.shuffle.PartitionedFileWriter;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCompressor;
-import io.vivace.shuffle.SegmentWriter;
+import io.vivace.localdisk.ScratchDir;
+import io.vivace.segment.FileSegment;
+import io.vivace.segment.PartitionedFileWriter;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCompressor;
+import io.vivace.segment.SegmentWriter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;

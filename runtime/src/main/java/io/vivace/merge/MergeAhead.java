@@ -1,14 +1,14 @@
 package io.vivace.merge;
 
-import io.vivace.shuffle.LocalFileStatistics;
+import io.vivace.localdisk.LocalFileStatistics;
+import io.vivace.localdisk.ScratchDir;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.segment.SegmentCompressor;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCodec;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.SegmentCompressor;
-import io.vivace.shuffle.ShuffleRegistry;
 import io.vivace.shuffle.ShuffleRegistry.Claim;
 import io.vivace.shuffle.ShuffleRegistry.DiskSegment;
+import io.vivace.shuffle.ShuffleRegistry;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,8 +1,7 @@
 package io.vivace.merge;
 
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentReader;
-import io.vivace.sort.KeyPrefix;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

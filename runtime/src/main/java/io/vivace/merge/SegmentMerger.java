@@ -1,10 +1,10 @@
 package io.vivace.merge;
 
-import io.vivace.shuffle.LocalFileStatistics;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCodec;
-import io.vivace.shuffle.SegmentCompressor;
+import io.vivace.localdisk.LocalFileStatistics;
+import io.vivace.localdisk.ScratchDir;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.segment.SegmentCompressor;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.mapred.RawKeyValueIterator;
 
 /**
  * Merges sorted segments honouring {@code mapreduce.task.io.sort.factor}: while more on-disk

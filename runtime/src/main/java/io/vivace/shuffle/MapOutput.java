@@ -1,5 +1,6 @@
 package io.vivace.shuffle;
 
+import io.vivace.segment.Segment;
 /** The final output of one successful map attempt: one segment per reduce partition (null if empty). */
 public final class MapOutput {
 

@@ -1,5 +1,6 @@
 package io.vivace.shuffle;
 
+import io.vivace.segment.Segment;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.vivace.sort;
 
-import io.vivace.shuffle.SegmentWriter;
+import io.vivace.segment.SegmentWriter;
 import java.io.IOException;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 

@@ -1,5 +1,6 @@
 package io.vivace.sort;
 
+import io.vivace.merge.KeyPrefix;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.util.IndexedSortable;
 import org.apache.hadoop.util.QuickSort;

@@ -1,17 +1,17 @@
 package io.vivace.sort;
 
+import io.vivace.localdisk.ScratchDir;
 import io.vivace.merge.SegmentMerger;
+import io.vivace.segment.PartitionedFileWriter;
+import io.vivace.segment.PartitionedMemoryWriter;
+import io.vivace.segment.PartitionedWriter;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.segment.SegmentCompressor;
+import io.vivace.segment.SegmentWriter;
+import io.vivace.segment.VarInts;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.PartitionedFileWriter;
-import io.vivace.shuffle.PartitionedMemoryWriter;
-import io.vivace.shuffle.PartitionedWriter;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCodec;
-import io.vivace.shuffle.SegmentCompressor;
-import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
-import io.vivace.shuffle.VarInts;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,7 +1,7 @@
 package io.vivace.sort;
 
-import io.vivace.shuffle.SegmentWriter;
-import io.vivace.shuffle.VarInts;
+import io.vivace.segment.SegmentWriter;
+import io.vivace.segment.VarInts;
 import java.io.IOException;
 
 /**

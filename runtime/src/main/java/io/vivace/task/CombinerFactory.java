@@ -1,6 +1,6 @@
 package io.vivace.task;
 
-import io.vivace.shuffle.SegmentWriter;
+import io.vivace.segment.SegmentWriter;
 import io.vivace.sort.BufferedRun;
 import io.vivace.sort.Combiner;
 import io.vivace.sort.KnownEqualKeys;

@@ -1,14 +1,14 @@
 package io.vivace.task;
 
 import io.vivace.conf.VivaceConf;
+import io.vivace.localdisk.LocalFileStatistics;
+import io.vivace.merge.MergingIterator;
 import io.vivace.merge.SegmentMerger;
-import io.vivace.shuffle.LocalFileStatistics;
-import io.vivace.shuffle.Segment;
+import io.vivace.segment.Segment;
 import io.vivace.shuffle.ShuffleRegistry;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.mapred.JobConf;
-import io.vivace.merge.MergingIterator;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 

@@ -1,7 +1,7 @@
 package io.vivace.task;
 
-import io.vivace.shuffle.SegmentWriter;
-import io.vivace.shuffle.VarInts;
+import io.vivace.segment.SegmentWriter;
+import io.vivace.segment.VarInts;
 import io.vivace.sort.FieldSerializer;
 import java.io.IOException;
 import java.io.OutputStream;

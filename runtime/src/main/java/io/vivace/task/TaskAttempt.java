@@ -1,7 +1,7 @@
 package io.vivace.task;
 
 import io.vivace.commit.OutputCommitters;
-import io.vivace.shuffle.ScratchDir;
+import io.vivace.localdisk.ScratchDir;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TaskAttemptContextImpl;
 import org.apache.hadoop.mapred.TaskAttemptID;

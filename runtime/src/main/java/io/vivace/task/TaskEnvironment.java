@@ -1,7 +1,7 @@
 package io.vivace.task;
 
-import io.vivace.shuffle.LocalDirs;
-import io.vivace.shuffle.SegmentCodec;
+import io.vivace.localdisk.LocalDirs;
+import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.ShuffleMemory;
 import io.vivace.shuffle.ShuffleRegistry;
 import java.io.File;

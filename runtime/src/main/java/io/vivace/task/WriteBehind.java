@@ -1,8 +1,8 @@
 package io.vivace.task;
 
 import io.vivace.counters.FileSystemBytes;
+import io.vivace.localdisk.LocalFileStatistics;
 import io.vivace.merge.HelperThreads;
-import io.vivace.shuffle.LocalFileStatistics;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.reflect.Array;

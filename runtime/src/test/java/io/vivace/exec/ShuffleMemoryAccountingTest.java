@@ -4,8 +4,10 @@ import static io.vivace.testing.JobFixtures.VIVACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vivace.testing.JobFixtures;
+import io.vivace.engine.Engine;
+import io.vivace.scheduler.JobRun;
 import io.vivace.testing.JobFixtures.FinishedJob;
+import io.vivace.testing.JobFixtures;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.vivace.engine.Engine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;

@@ -5,21 +5,20 @@ import static io.vivace.merge.SegmentMergerTest.assertSortedPermutation;
 import static io.vivace.merge.SegmentMergerTest.drain;
 import static io.vivace.merge.SegmentMergerTest.sortedRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vivace.localdisk.ScratchDir;
 import io.vivace.merge.SegmentMergerTest.KV;
-import io.vivace.shuffle.FileSegment;
+import io.vivace.segment.FileSegment;
+import io.vivace.segment.PartitionedFileWriter;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.segment.SegmentReader;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.PartitionedFileWriter;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCodec;
-import io.vivace.shuffle.SegmentReader;
-import io.vivace.shuffle.ShuffleRegistry;
 import io.vivace.shuffle.ShuffleRegistry.DiskSegment;
+import io.vivace.shuffle.ShuffleRegistry;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -36,7 +35,6 @@ import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.WritableComparator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**

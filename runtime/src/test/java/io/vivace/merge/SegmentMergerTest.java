@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vivace.shuffle.FileSegment;
-import io.vivace.shuffle.MemorySegment;
-import io.vivace.shuffle.PartitionedFileWriter;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentWriter;
+import io.vivace.segment.FileSegment;
+import io.vivace.segment.MemorySegment;
+import io.vivace.segment.PartitionedFileWriter;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentWriter;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -371,15 +371,15 @@ class SegmentMergerTest {
       fileBytes += segment.inMemory() ? 0 : segment.length();
       segments.add(segment);
     }
-    long[] before = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
+    long[] before = io.vivace.localdisk.LocalFileStatistics.ofThisThread();
     List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
     SegmentMerger merger = new SegmentMerger(INT_ORDER, 3, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, recordingThreads(sidePasses));
+        io.vivace.segment.SegmentCodec.NONE, recordingThreads(sidePasses));
     try (MergingIterator it = merger.merge(segments)) {
       assertSortedPermutation(runs, drain(it));
       assertFalse(it.next(), "an exhausted iterator stays exhausted");
     }
-    long[] after = io.vivace.shuffle.LocalFileStatistics.ofThisThread();
+    long[] after = io.vivace.localdisk.LocalFileStatistics.ofThisThread();
     long read = after[0] - before[0];
     long written = after[2] - before[2];
     // 10 files, factor 3: intermediate passes, two at a time on two threads
@@ -391,7 +391,7 @@ class SegmentMergerTest {
         + "intermediate file once, whichever thread read them");
     assertEquals(List.of(), filesIn(mergeDir));
     try (MergingIterator it = new SegmentMerger(INT_ORDER, 100, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge")).merge(segments)) {
+        io.vivace.segment.SegmentCodec.NONE, threads("test-merge")).merge(segments)) {
       assertEquals(stableMerge(runs), drain(it), "one pass on its own thread is the stable sort");
     }
   }
@@ -409,7 +409,7 @@ class SegmentMergerTest {
     List<String> sidePasses = java.util.Collections.synchronizedList(new ArrayList<>());
     // 16 files, factor 10: one pass of the 7 smallest would do; two of 4 run instead
     SegmentMerger merger = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, recordingThreads(sidePasses));
+        io.vivace.segment.SegmentCodec.NONE, recordingThreads(sidePasses));
     List<Long> smallest = segments.stream().map(Segment::length).sorted().limit(8).toList();
     long smallestRecords = 0;
     for (int s = 0; s < segments.size(); s++) {
@@ -434,7 +434,7 @@ class SegmentMergerTest {
       segments.add(fileSegment(sortedRun(random, s, 50_000, 1_000)));
     }
     MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
-        io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge-early")).merge(segments);
+        io.vivace.segment.SegmentCodec.NONE, threads("test-merge-early")).merge(segments);
     assertTrue(it.next());
     it.close();
     boolean running = Thread.getAllStackTraces().keySet().stream()
@@ -456,7 +456,7 @@ class SegmentMergerTest {
     }
     IOException e = assertThrows(IOException.class, () -> {
       try (MergingIterator it = new SegmentMerger(INT_ORDER, 10, mergeDir.toFile(),
-          io.vivace.shuffle.SegmentCodec.NONE, threads("test-merge-failing")).merge(segments)) {
+          io.vivace.segment.SegmentCodec.NONE, threads("test-merge-failing")).merge(segments)) {
         while (it.next()) {
           // drain
         }

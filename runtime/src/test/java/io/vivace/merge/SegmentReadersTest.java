@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vivace.shuffle.FileSegment;
-import io.vivace.shuffle.MemorySegment;
-import io.vivace.shuffle.PartitionedFileWriter;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentReader;
-import io.vivace.shuffle.SegmentWriter;
+import io.vivace.segment.FileSegment;
+import io.vivace.segment.MemorySegment;
+import io.vivace.segment.PartitionedFileWriter;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentReader;
+import io.vivace.segment.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.File;
 import java.io.IOException;

@@ -3,9 +3,9 @@ package io.vivace.sort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCodec;
 import io.vivace.shuffle.ShuffleMemory;
 import java.util.List;
 import org.apache.hadoop.io.Text;

@@ -3,9 +3,9 @@ package io.vivace.sort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.vivace.localdisk.ScratchDir;
+import io.vivace.segment.SegmentReader;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.SegmentReader;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.vivace.merge.KeyPrefix;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

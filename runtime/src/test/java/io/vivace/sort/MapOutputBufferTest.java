@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.vivace.localdisk.ScratchDir;
+import io.vivace.segment.Segment;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.segment.SegmentReader;
+import io.vivace.segment.SegmentWriter;
 import io.vivace.shuffle.MapOutput;
-import io.vivace.shuffle.Segment;
-import io.vivace.shuffle.SegmentCodec;
-import io.vivace.shuffle.ScratchDir;
-import io.vivace.shuffle.SegmentReader;
-import io.vivace.shuffle.SegmentWriter;
 import io.vivace.shuffle.ShuffleMemory;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

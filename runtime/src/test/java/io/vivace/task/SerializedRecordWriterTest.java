@@ -3,7 +3,7 @@ package io.vivace.task;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.vivace.shuffle.SegmentWriter;
+import io.vivace.segment.SegmentWriter;
 import io.vivace.sort.LoudText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.counters.FileSystemBytes;
-import io.vivace.shuffle.LocalFileStatistics;
+import io.vivace.localdisk.LocalFileStatistics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

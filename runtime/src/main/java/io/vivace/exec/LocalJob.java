@@ -1,0 +1,50 @@
+package io.vivace.exec;
+
+import io.vivace.conf.VivaceConf;
+import io.vivace.merge.MergeAhead;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.ShuffleRegistry;
+import io.vivace.submit.Submission;
+import io.vivace.task.TaskEnvironment;
+import org.apache.hadoop.io.serializer.SerializationFactory;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+
+/**
+ * What this JVM holds to run a job's attempts: the job read back ({@link Submission}) and what
+ * every attempt here shares ({@link TaskEnvironment}: serialisations, the shuffle of the map outputs
+ * made here, the shuffle budget, the map output codec, local folders).
+ */
+public final class LocalJob {
+
+  private final Submission submission;
+  private final TaskEnvironment env;
+
+  public LocalJob(Submission submission, ShuffleMemory shuffleMemory, SegmentCodec mapOutputCodec) {
+    this.submission = submission;
+    JobConf conf = submission.conf();
+    int maps = submission.splits().count();
+    int reduces = conf.getNumReduceTasks();
+    ShuffleRegistry shuffle = new ShuffleRegistry(maps, reduces);
+    if (reduces > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
+      MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
+          conf::getOutputKeyComparator, mapOutputCodec, submission.localDirs().scratch("merge-ahead"),
+          "vivace-merge-ahead-" + submission.id(), conf.getClassLoader());
+    }
+    this.env = new TaskEnvironment(conf, submission.id(), maps, reduces, new SerializationFactory(conf),
+        shuffle, shuffleMemory, mapOutputCodec, submission.localDirs());
+  }
+
+  public Submission submission() {
+    return submission;
+  }
+
+  public TaskEnvironment env() {
+    return env;
+  }
+
+  public ShuffleRegistry shuffle() {
+    return env.shuffle();
+  }
+}

@@ -1,0 +1,64 @@
+package io.vivace.scheduler;
+
+import io.vivace.counters.AttemptCounters;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.mapred.TIPStatus;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
+
+/** One map or reduce task of a job across its attempts. Guarded by the owning {@link JobRun}. */
+public final class TaskInProgress {
+
+  final org.apache.hadoop.mapred.TaskID id;
+  final int index;
+  int attempts;
+  int failures;
+  boolean killRequested;
+  TIPStatus status = TIPStatus.PENDING;
+  /** The attempt running now, or null. */
+  Attempt running;
+  long startTime;
+  long finishTime;
+  /** The successful attempt's counters; converted for a TaskReport only when one is asked for. */
+  AttemptCounters counters;
+  final List<String> diagnostics = new ArrayList<>();
+
+  TaskInProgress(org.apache.hadoop.mapred.TaskID id, int index) {
+    this.id = id;
+    this.index = index;
+  }
+
+  public org.apache.hadoop.mapred.TaskID id() {
+    return id;
+  }
+
+  /** The task's number among the job's maps or reduces (a map's split, a reduce's partition). */
+  public int index() {
+    return index;
+  }
+
+  public boolean isMap() {
+    return id.getTaskType() == TaskType.MAP;
+  }
+
+  boolean isDone() {
+    return status == TIPStatus.COMPLETE || status == TIPStatus.FAILED || status == TIPStatus.KILLED;
+  }
+
+  float progress() {
+    if (status == TIPStatus.COMPLETE) {
+      return 1f;
+    }
+    Attempt attempt = running;
+    return attempt == null || attempt.handle == null ? 0f : Math.min(1f, attempt.handle.progress());
+  }
+
+  TaskReport report() {
+    String state = running != null && running.handle != null ? running.handle.status() : status.name();
+    return new TaskReport(id, progress(), state,
+        diagnostics.toArray(new String[0]), status, startTime, finishTime,
+        new Counters(counters == null ? new org.apache.hadoop.mapred.Counters() : counters.toCounters()));
+  }
+}
