@@ -127,3 +127,49 @@ def test_every_vivace_key_is_checked_with_the_type_vivace_default_xml_declares(h
     assert "vivace.slots" in declared and declared["vivace.slots"].type == "int"
     assert {key: hadoop_keys.types[key] for key in declared} == {key: d.type for key, d in declared.items()}
     assert set(hadoop_keys.types) == set(declared)
+
+
+def test_a_grid_bundle_sets_its_keys_together(hadoop_keys):
+    study = parse_spec(spec("""
+        name: x
+        engines: [vivace, hadoop-local]
+        workloads: [sleep]
+        grid:
+          slots:
+            - {vivace.slots: 1, mapreduce.local.map.tasks.maximum: 1}
+            - {vivace.slots: 2, mapreduce.local.map.tasks.maximum: 2}
+          mapreduce.task.io.sort.mb: [16, 64]
+          compression:
+            - {mapreduce.map.output.compress: false}
+            - {mapreduce.map.output.compress: true, mapreduce.map.output.compress.codec: org.apache.hadoop.io.compress.Lz4Codec}
+    """), "b.yaml", hadoop_keys)
+    assert len(study.grid_points) == 2 * 2 * 2
+    assert {"vivace.slots": "2", "mapreduce.local.map.tasks.maximum": "2",
+            "mapreduce.task.io.sort.mb": "16", "mapreduce.map.output.compress": "false"} in study.grid_points
+    assert all(p["vivace.slots"] == p["mapreduce.local.map.tasks.maximum"] for p in study.grid_points)
+
+
+@pytest.mark.parametrize("grid, line, message", [
+    ("  slots:\n    - {vivace.slot: 1}\n", 6, "unknown configuration key 'vivace.slot' (did you mean vivace.slots?)"),
+    ("  buffers:\n    - {mapreduce.task.io.sort.mb: lots}\n", 6,
+     "mapreduce.task.io.sort.mb takes a whole number, not 'lots'"),
+    ("  slots:\n    - {vivace.slots: 1}\n  vivace.slots: [2]\n", 7,
+     "'vivace.slots' is set by both 'slots' and 'vivace.slots' in the grid"),
+    ("  slots:\n    - {vivace.slots: 1}\n    - 2\n", 7, "each value of the bundle 'slots' must be a mapping"),
+    ("  slots:\n    - {}\n", 6, "slots: a bundle's value sets at least one key"),
+])
+def test_a_bad_grid_bundle_is_rejected_naming_the_line(hadoop_keys, grid, line, message):
+    text = "name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n" + grid
+    with pytest.raises(SpecError) as error:
+        parse_spec(text, "bad.yaml", hadoop_keys)
+    assert str(error.value).startswith(f"bad.yaml:{line}: "), str(error.value)
+    assert message in str(error.value)
+
+
+def test_the_bundled_aloja_sweep_study_is_valid(hadoop_keys):
+    path = paths.bundled_study("aloja-sweep")
+    study = parse_spec(path.read_text(), str(path), hadoop_keys)
+    assert study.engines == ("vivace", "hadoop-local")
+    assert len(study.grid_points) == 6  # sampled from 12
+    assert len(plan_queue(study)) == 60
+    assert all(p["vivace.slots"] == p["mapreduce.local.map.tasks.maximum"] for p in study.grid_points)

@@ -5,15 +5,10 @@ screenshot under lab/work/test-artifacts/web/ (see lab/docs/testing.md)."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM_ARGS, SKIP_ENV, BrowserUnavailable, find_chromium
+from browser import CHROMIUM_ARGS, SKIP_ENV, BrowserUnavailable, find_chromium, lab_server
 from swimdata import seed_swim_study
 from webdata import LOCAL_CLUSTER, seed
 
@@ -44,19 +39,8 @@ def server(tmp_path_factory):
     with Store(str(db)) as store:
         seed(store)
         seed_swim_study(store)
-    port = _free_port()
-    log = open(db.parent / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "vivace_lab", "--db", str(db),
-                             "--home", str(db.parent), "serve", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(base, proc, db.parent / "serve.log")
+    with lab_server(db) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -180,23 +164,3 @@ def _points(page) -> dict[str, tuple[float, float]]:
             (float(points.nth(i).get_attribute("data-x")),
              float(points.nth(i).get_attribute("data-y")))
             for i in range(points.count())}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_until_up(base: str, proc: subprocess.Popen, log: Path, timeout_s: float = 120) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"vivace lab serve exited {proc.returncode}: {log.read_text()}")
-        try:
-            with urllib.request.urlopen(base + "/runs", timeout=5) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"vivace lab serve did not answer in {timeout_s} s: {log.read_text()}")

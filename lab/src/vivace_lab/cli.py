@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080)")
     serve.set_defaults(handler=_serve)
+
+    from vivace_lab.model_commands import add_parsers as add_model_parsers
+    add_model_parsers(commands, _with_store)
     return parser
 
 
@@ -313,6 +316,21 @@ def _serve(args, console: Console) -> int:
         return 0 if server.started else EXIT_BAD_INPUT
     finally:
         store.close()
+
+
+def _with_store(handler):
+    """A command handler ``handler(args, console, store)`` with the store opened and closed for it."""
+    from vivace_lab.model_commands import CommandError
+
+    def run(args, console: Console) -> int:
+        store = _open_store(args)
+        try:
+            return handler(args, console, store)
+        except CommandError as e:
+            raise _BadInput(str(e)) from None
+        finally:
+            store.close()
+    return run
 
 
 def _filters(store, args) -> dict:

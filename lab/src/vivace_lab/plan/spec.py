@@ -207,26 +207,54 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
 def _grid(at: _Locator, located: Located | None, keys: HadoopKeys,
           engines: set[str]) -> list[dict[str, str]]:
     """Every grid point goes to every engine: Spark's keys (spark.*) only with the spark engine
-    alone, Hadoop's only without it."""
+    alone, Hadoop's only without it. An entry whose values are mappings is a bundle (ALOJA's
+    configurations): its name is free, and each value sets all the keys of its mapping together
+    (``slots: [{vivace.slots: 1, mapreduce.local.map.tasks.maximum: 1}, ...]``)."""
     if located is None:
         return [{}]
-    choices: dict[str, list[str]] = {}
-    for key, value in at.mapping(located, "grid").items():
-        if key.startswith(SPARK_PREFIX) and engines - {"spark"}:
-            raise at.error(value, f"'{key}' is a Spark setting, but {', '.join(sorted(engines - {'spark'}))} "
-                                  f"would get it too (a grid applies to every engine of the study)")
-        if "spark" in engines and spark_key_problem(key):
-            raise at.error(value, f"engine spark: {spark_key_problem(key)}")
-        choices[key] = []
-        for choice in at.sequence(value, key):
-            if isinstance(choice.value, (dict, list)) or choice.value is None:
-                raise at.error(choice, f"{key}: each value must be a single word or number")
-            problem = None if key.startswith(SPARK_PREFIX) else keys.check(key, choice.value)
-            if problem:
-                raise at.error(choice, problem)
-            text = str(choice.value).lower() if isinstance(choice.value, bool) else str(choice.value)
-            choices[key].append(text)
-    return list(_product(choices)) or [{}]
+    choices: dict[str, list[dict[str, str]]] = {}
+    set_by: dict[str, str] = {}  # key -> the grid entry that sets it
+    for name, value in at.mapping(located, "grid").items():
+        items = at.sequence(value, name)
+        bundle = any(isinstance(choice.value, dict) for choice in items)
+        if not bundle:
+            _check_grid_key(at, name, value, engines)
+        choices[name] = []
+        for choice in items:
+            if bundle:
+                settings = at.mapping(choice, f"each value of the bundle '{name}'").items()
+                if not settings:
+                    raise at.error(choice, f"{name}: a bundle's value sets at least one key")
+            else:
+                settings = [(name, choice)]
+            point = {}
+            for key, item in settings:
+                if bundle:
+                    _check_grid_key(at, key, item, engines)
+                point[key] = _grid_value(at, key, item, keys)
+                other = set_by.setdefault(key, name)
+                if other != name:
+                    raise at.error(item, f"'{key}' is set by both '{other}' and '{name}' in the grid")
+            choices[name].append(point)
+    return [{k: v for point in combination.values() for k, v in point.items()}
+            for combination in _product(choices)] or [{}]
+
+
+def _check_grid_key(at: _Locator, key: str, value: Located, engines: set[str]) -> None:
+    if key.startswith(SPARK_PREFIX) and engines - {"spark"}:
+        raise at.error(value, f"'{key}' is a Spark setting, but {', '.join(sorted(engines - {'spark'}))} "
+                              f"would get it too (a grid applies to every engine of the study)")
+    if "spark" in engines and spark_key_problem(key):
+        raise at.error(value, f"engine spark: {spark_key_problem(key)}")
+
+
+def _grid_value(at: _Locator, key: str, choice: Located, keys: HadoopKeys) -> str:
+    if isinstance(choice.value, (dict, list)) or choice.value is None:
+        raise at.error(choice, f"{key}: each value must be a single word or number")
+    problem = None if key.startswith(SPARK_PREFIX) else keys.check(key, choice.value)
+    if problem:
+        raise at.error(choice, problem)
+    return str(choice.value).lower() if isinstance(choice.value, bool) else str(choice.value)
 
 
 def _near_miss(name: str, known) -> str:

@@ -24,12 +24,14 @@ STATIC = Path(__file__).resolve().parent / "static"
 def create_app(store: Store) -> FastAPI:
     """The app over an open Store (the caller closes it)."""
     from vivace_lab.web.pages import compare, cost, run_detail, runs, speedup, studies, swim
+    from vivace_lab.web.pages import models, predict, recommend
 
     app = FastAPI(title="Vivace lab", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
     app.state.templates = _environment()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for module in (runs, run_detail, compare, speedup, cost, studies, swim):
+    for module in (runs, run_detail, compare, speedup, cost, studies, swim, models, predict,
+                   recommend):
         app.include_router(module.router)
 
     @app.middleware("http")
