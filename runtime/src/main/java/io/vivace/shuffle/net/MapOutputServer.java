@@ -143,7 +143,14 @@ public final class MapOutputServer implements Closeable {
         fail(exchange, 403, "refused: no valid " + ShuffleProtocol.HEADER_REQUEST_MAC);
         return;
       }
-      MapOutput output = source.find(request.jobId(), request.mapIndex(), request.attemptId());
+      MapOutput output;
+      try {
+        output = source.find(request.jobId(), request.mapIndex(), request.attemptId());
+      } catch (RuntimeException e) {
+        LOG.warn("Looking up {} failed", request, e);
+        fail(exchange, 500, "looking the output up failed: " + e);
+        return;
+      }
       if (output == null || request.partition() >= output.partitions()) {
         fail(exchange, 404, output == null ? "this executor holds no output of map " + request.mapIndex()
             + " attempt " + request.attemptId() + " of " + request.jobId()

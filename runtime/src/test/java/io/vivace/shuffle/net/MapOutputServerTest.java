@@ -152,6 +152,16 @@ class MapOutputServerTest {
   }
 
   @Test
+  void aSourceThatFailsIsAServerError() throws Exception {
+    hosts.executors.get(0).source = (job, map, attempt) -> {
+      throw new IllegalStateException("the executor's job table is broken");
+    };
+    Answer answer = get(request(0, 0), ShuffleHosts.KEY);
+    assertEquals(500, answer.status());
+    assertTrue(new String(answer.body(), StandardCharsets.UTF_8).contains("job table is broken"));
+  }
+
+  @Test
   void theThreadsComeFromHadoopsKeyAndABadValueIsNamed() throws Exception {
     Configuration conf = new Configuration(false);
     conf.setInt("mapreduce.shuffle.max.threads", -1);
