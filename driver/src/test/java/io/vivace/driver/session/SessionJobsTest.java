@@ -65,6 +65,47 @@ class SessionJobsTest {
   }
 
   @Test
+  void aJobWithReducesShufflesAcrossExecutors() throws Exception {
+    Configuration conf = cluster.sessionConf();
+    FileSystem fs = FileSystem.get(conf);
+    Path input = new Path("/in/words");
+    java.util.Map<String, Integer> expected = new java.util.TreeMap<>();
+    java.util.Random random = new java.util.Random(17);
+    for (int f = 0; f < 4; f++) {
+      StringBuilder text = new StringBuilder();
+      for (int line = 0; line < 2000; line++) {
+        for (int w = 0; w < 6; w++) {
+          String word = "w" + random.nextInt(300);
+          expected.merge(word, 1, Integer::sum);
+          text.append(word).append(' ');
+        }
+        text.append('\n');
+      }
+      try (FSDataOutputStream out = fs.create(new Path(input, "f" + f))) {
+        out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    Job job = Job.getInstance(conf, "word count");
+    job.setJarByClass(SessionJobsTest.class);
+    job.setMapperClass(org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper.class);
+    job.setCombinerClass(org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer.class);
+    job.setReducerClass(org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer.class);
+    job.setNumReduceTasks(3);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(org.apache.hadoop.io.IntWritable.class);
+    FileInputFormat.addInputPath(job, input);
+    Path output = new Path("/out/words");
+    FileOutputFormat.setOutputPath(job, output);
+    assertTrue(job.waitForCompletion(true), job.getStatus().getFailureInfo());
+    List<String> lines = read(fs, output);
+    lines.sort(null);
+    List<String> want = new ArrayList<>();
+    expected.forEach((w, n) -> want.add(w + "\t" + n));
+    want.sort(null);
+    assertEquals(want, lines);
+  }
+
+  @Test
   void aMapOnlyJobRunsOnTheSession() throws Exception {
     Configuration conf = cluster.sessionConf();
     FileSystem fs = FileSystem.get(conf);

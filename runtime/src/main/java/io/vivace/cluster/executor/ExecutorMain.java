@@ -17,6 +17,7 @@ import io.vivace.exec.AttemptThreads;
 import io.vivace.exec.WorkerPool;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.net.FetchedShuffleInput;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -138,11 +139,13 @@ public final class ExecutorMain {
   private void run(AttemptAssignment assignment, Runnable unit) {
     AttemptRun run;
     ExecutorJobs.Job job;
+    FetchedShuffleInput fetched = null;
     try {
       job = jobs.job(assignment);
       run = new AttemptRun(job.local(), TaskAttemptID.forName(assignment.attemptId()), assignment.attemptId());
       if (!assignment.isMap()) {
-        run.readShuffleFrom(shuffle.inputFor(job, assignment, run));
+        fetched = shuffle.inputFor(job, assignment, run);
+        run.readShuffleFrom(fetched);
       }
     } catch (Throwable t) {
       report(new AttemptResult(assignment.attemptId(), false, new org.apache.hadoop.mapred.Counters(),
@@ -163,10 +166,13 @@ public final class ExecutorMain {
     } catch (Throwable t) {
       if (!entry.abandoned()) {
         report(new AttemptResult(assignment.attemptId(), false, run.counters().toCounters(),
-            StringUtils.stringifyException(t), shuffle.lostMaps(t)));
+            StringUtils.stringifyException(t), ExecutorShuffle.lostMaps(t)));
       }
     } finally {
       running.remove(entry);
+      if (fetched != null) {
+        fetched.close(); // gives the budget back, deletes fetched files
+      }
     }
   }
 
