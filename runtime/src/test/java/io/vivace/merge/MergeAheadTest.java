@@ -213,11 +213,6 @@ class MergeAheadTest {
     default void release() {
       file().release();
     }
-
-    @Override
-    default void copyStoredBytesTo(java.io.OutputStream out) throws IOException {
-      file().copyStoredBytesTo(out);
-    }
   }
 
   /** A map output segment that counts how many of its kind are open at once. */
