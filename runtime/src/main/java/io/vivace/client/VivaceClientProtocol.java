@@ -6,35 +6,20 @@ import io.vivace.scheduler.JobRun;
 import io.vivace.submit.Submission;
 import io.vivace.submit.SubmissionLoader;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.ipc.ProtocolSignature;
-import org.apache.hadoop.mapreduce.Cluster;
 import org.apache.hadoop.mapreduce.ClusterMetrics;
-import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
-import org.apache.hadoop.mapreduce.QueueAclsInfo;
-import org.apache.hadoop.mapreduce.QueueInfo;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
-import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskTrackerInfo;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
-import org.apache.hadoop.mapreduce.security.token.delegation.DelegationTokenIdentifier;
-import org.apache.hadoop.mapreduce.v2.LogParams;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.authorize.AccessControlList;
-import org.apache.hadoop.security.token.Token;
 
 /** Hadoop's job client protocol served in-process by the embedded {@link Engine}. */
-public final class VivaceClientProtocol implements ClientProtocol {
+public final class VivaceClientProtocol extends JobsClientProtocol {
 
   private static final String STAGING_ROOT = "mapreduce.jobtracker.staging.root.dir";
 
@@ -57,92 +42,28 @@ public final class VivaceClientProtocol implements ClientProtocol {
     return engine.start(submission).status();
   }
 
-  private JobRun job(JobID id) throws IOException {
-    JobRun job = engine.job(id);
-    if (job == null) {
-      throw new IOException("Unknown job " + id);
-    }
-    return job;
+  @Override
+  protected JobRun job(JobID id) {
+    return engine.job(id);
   }
 
   @Override
-  public JobStatus getJobStatus(JobID jobid) {
-    JobRun job = engine.job(jobid);
-    return job == null ? null : job.status();
+  protected List<JobRun> jobs() {
+    return engine.jobs();
   }
 
   @Override
-  public Counters getJobCounters(JobID jobid) throws IOException {
-    return job(jobid).counters();
-  }
-
-  @Override
-  public void killJob(JobID jobid) throws IOException {
-    try {
-      job(jobid).kill(engine.killWaitMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while killing " + jobid);
-    }
-  }
-
-  @Override
-  public boolean killTask(TaskAttemptID taskId, boolean shouldFail) throws IOException {
-    return job(taskId.getJobID()).killTask(taskId, shouldFail);
-  }
-
-  @Override
-  public TaskReport[] getTaskReports(JobID jobid, TaskType type) throws IOException {
-    return job(jobid).taskReports(type);
-  }
-
-  @Override
-  public TaskCompletionEvent[] getTaskCompletionEvents(JobID jobid, int fromEventId, int maxEvents)
-      throws IOException {
-    return job(jobid).events(fromEventId, maxEvents);
-  }
-
-  @Override
-  public String[] getTaskDiagnostics(TaskAttemptID taskId) throws IOException {
-    return job(taskId.getJobID()).diagnostics(taskId);
-  }
-
-  @Override
-  public JobStatus[] getAllJobs() {
-    List<JobStatus> all = new ArrayList<>();
-    for (JobRun job : engine.jobs()) {
-      all.add(job.status());
-    }
-    return all.toArray(new JobStatus[0]);
+  protected long killWaitMillis() {
+    return engine.killWaitMillis();
   }
 
   @Override
   public ClusterMetrics getClusterMetrics() {
     int slots = engine.pool().slots();
-    int runningMaps = engine.runningTasks(TaskType.MAP);
-    int runningReduces = engine.runningTasks(TaskType.REDUCE);
+    int runningMaps = runningTasks(TaskType.MAP);
+    int runningReduces = runningTasks(TaskType.REDUCE);
     return new ClusterMetrics(runningMaps, runningReduces, runningMaps, runningReduces, 0, 0, slots,
         slots, engine.submittedJobs(), 1, 0, 0);
-  }
-
-  @Override
-  public Cluster.JobTrackerStatus getJobTrackerStatus() {
-    return Cluster.JobTrackerStatus.RUNNING;
-  }
-
-  @Override
-  public long getTaskTrackerExpiryInterval() {
-    return 0;
-  }
-
-  @Override
-  public AccessControlList getQueueAdmins(String queueName) {
-    return new AccessControlList(" ");
-  }
-
-  @Override
-  public void setJobPriority(JobID jobid, String priority) {
-    // one shared pool, scheduled fairly; priorities are not used
   }
 
   @Override
@@ -153,11 +74,6 @@ public final class VivaceClientProtocol implements ClientProtocol {
   @Override
   public TaskTrackerInfo[] getActiveTrackers() {
     return new TaskTrackerInfo[] {new TaskTrackerInfo("vivace-embedded")};
-  }
-
-  @Override
-  public TaskTrackerInfo[] getBlacklistedTrackers() {
-    return new TaskTrackerInfo[0];
   }
 
   /** The job client stages through the file system of this directory, so it must be the staging one. */
@@ -186,60 +102,5 @@ public final class VivaceClientProtocol implements ClientProtocol {
   @Override
   public String getJobHistoryDir() {
     return JobHistoryWriter.historyDir(conf).getAbsolutePath();
-  }
-
-  @Override
-  public QueueInfo[] getQueues() {
-    return new QueueInfo[0];
-  }
-
-  @Override
-  public QueueInfo getQueue(String queueName) {
-    return null;
-  }
-
-  @Override
-  public QueueAclsInfo[] getQueueAclsForCurrentUser() {
-    return new QueueAclsInfo[0];
-  }
-
-  @Override
-  public QueueInfo[] getRootQueues() {
-    return new QueueInfo[0];
-  }
-
-  @Override
-  public QueueInfo[] getChildQueues(String queueName) {
-    return new QueueInfo[0];
-  }
-
-  @Override
-  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) {
-    return null;
-  }
-
-  @Override
-  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) {
-    return 0;
-  }
-
-  @Override
-  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) {
-  }
-
-  @Override
-  public LogParams getLogFileParams(JobID jobID, TaskAttemptID taskAttemptID) {
-    return null;
-  }
-
-  @Override
-  public long getProtocolVersion(String protocol, long clientVersion) {
-    return ClientProtocol.versionID;
-  }
-
-  @Override
-  public ProtocolSignature getProtocolSignature(String protocol, long clientVersion, int clientMethodsHash) {
-    return ProtocolSignature.getProtocolSignature(clientMethodsHash, ClientProtocol.versionID,
-        ClientProtocol.class);
   }
 }

@@ -69,6 +69,17 @@ public final class AttemptCounters {
   /** Made when user code first asks for a counter. */
   private Counters hadoop;
 
+  /** Counters of an attempt that ran elsewhere, as Hadoop's {@code Counters} carried them here. */
+  public static AttemptCounters from(Counters counters) {
+    AttemptCounters result = new AttemptCounters();
+    for (Counters.Group group : counters) {
+      for (Counters.Counter counter : group) {
+        result.hadoopCounter(group.getName(), counter.getName()).increment(counter.getValue());
+      }
+    }
+    return result;
+  }
+
   /** The framework's counter for {@code key} (a {@link TaskCounter} or a file format counter). */
   public synchronized Counter frameworkCounter(Enum<?> key) {
     Integer i = INDEX.get(key);

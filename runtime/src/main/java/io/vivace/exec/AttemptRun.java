@@ -39,6 +39,20 @@ public final class AttemptRun {
         this::stop);
   }
 
+  public String idText() {
+    return attempt.idText();
+  }
+
+  /** Makes a reduce read its map outputs from {@code input} (fetched from other hosts). */
+  public void readShuffleFrom(io.vivace.shuffle.ShuffleInput input) {
+    attempt.readShuffleFrom(input);
+  }
+
+  /** The attempt's scratch folder (spills, merges, fetched map outputs that do not fit in memory). */
+  public io.vivace.localdisk.ScratchDir scratchDir() {
+    return attempt.scratchDir();
+  }
+
   public TaskReporter reporter() {
     return attempt.reporter();
   }

@@ -27,7 +27,7 @@ public final class LocalExecutor implements AttemptExecutor {
   @Override
   public JobExecutor forJob(JobRun job, Submission submission, SegmentCodec mapOutputCodec) {
     LocalJobExecutor[] executor = new LocalJobExecutor[1];
-    executor[0] = new LocalJobExecutor(job, new LocalJob(submission, shuffleMemory, mapOutputCodec), pool,
+    executor[0] = new LocalJobExecutor(job, new LocalJob(submission, shuffleMemory, mapOutputCodec, true), pool,
         () -> jobs.remove(executor[0]));
     jobs.add(executor[0]);
     return executor[0];

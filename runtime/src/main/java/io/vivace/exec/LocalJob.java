@@ -21,13 +21,19 @@ public final class LocalJob {
   private final Submission submission;
   private final TaskEnvironment env;
 
-  public LocalJob(Submission submission, ShuffleMemory shuffleMemory, SegmentCodec mapOutputCodec) {
+  /**
+   * {@code reducesHere}: the job's reduces read map outputs from this JVM, so merging them ahead of
+   * the reduce ({@code vivace.reduce.merge.ahead}) may help; not where map outputs are served to
+   * other hosts.
+   */
+  public LocalJob(Submission submission, ShuffleMemory shuffleMemory, SegmentCodec mapOutputCodec,
+                  boolean reducesHere) {
     this.submission = submission;
     JobConf conf = submission.conf();
     int maps = submission.splits().count();
     int reduces = conf.getNumReduceTasks();
     ShuffleRegistry shuffle = new ShuffleRegistry(maps, reduces);
-    if (reduces > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
+    if (reducesHere && reduces > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
           conf::getOutputKeyComparator, mapOutputCodec, submission.localDirs().scratch("merge-ahead"),
           "vivace-merge-ahead-" + submission.id(), conf.getClassLoader());

@@ -27,46 +27,28 @@ final class LocalJobExecutor implements JobExecutor {
   private final WorkerPool pool;
   private final WorkerPool.JobQueue queue;
   private final Runnable onClose;
-  /** Attempts running now; guarded by this. */
-  private final List<Running> running = new ArrayList<>();
+  private final AttemptThreads<Attempt> running;
 
-  /** A running attempt, its worker and its unit of work; {@code stopAskedNanos} 0 until stopped. */
-  private final class Running implements AttemptHandle {
-    final Attempt attempt;
-    final AttemptRun run;
-    final Thread worker;
-    final Runnable unit;
-    volatile long stopAskedNanos;
-    boolean abandoned;
-
-    Running(Attempt attempt, AttemptRun run, Runnable unit) {
-      this.attempt = attempt;
-      this.run = run;
-      this.worker = Thread.currentThread();
-      this.unit = unit;
-    }
-
+  /** A running attempt as the job sees it. */
+  private record Running(AttemptThreads<Attempt>.Entry entry) implements AttemptHandle {
     @Override
     public float progress() {
-      return run.reporter().getProgress();
+      return entry.run().reporter().getProgress();
     }
 
     @Override
     public String status() {
-      return run.reporter().status();
+      return entry.run().reporter().status();
     }
 
     @Override
     public long activity() {
-      return run.reporter().activity();
+      return entry.run().reporter().activity();
     }
 
     @Override
     public void stop() {
-      if (stopAskedNanos == 0) {
-        stopAskedNanos = System.nanoTime();
-      }
-      run.stop();
+      entry.stop();
     }
   }
 
@@ -76,6 +58,7 @@ final class LocalJobExecutor implements JobExecutor {
     this.pool = pool;
     this.onClose = onClose;
     this.queue = pool.register();
+    this.running = new AttemptThreads<>(pool);
   }
 
   @Override
@@ -96,35 +79,27 @@ final class LocalJobExecutor implements JobExecutor {
     }
     // the attempt's configuration and ids (a good part of a small task's cost) outside the job's
     // lock, which every other worker takes to start and to finish its own attempts
-    Running r = new Running(attempt, new AttemptRun(local, attempt.id(), attempt.idText()), unit);
-    synchronized (this) {
-      running.add(r);
-    }
+    AttemptRun run = new AttemptRun(local, attempt.id(), attempt.idText());
+    AttemptThreads<Attempt>.Entry entry = running.add(run, attempt, unit);
     try {
-      if (!job.attemptRunning(attempt, r, r.worker.getName())) {
+      if (!job.attemptRunning(attempt, new Running(entry), entry.worker().getName())) {
         return;
       }
       MapOutput output;
       try {
-        output = r.run.run();
+        output = run.run();
       } catch (Throwable t) {
-        if (!isAbandoned(r)) {
-          job.attemptFailed(attempt, r.run.counters(), t);
+        if (!entry.abandoned()) {
+          job.attemptFailed(attempt, run.counters(), t);
         }
         return;
       }
-      if (isAbandoned(r) || !job.attemptSucceeded(attempt, r.run.counters(), () -> accept(task, output))) {
-        r.run.discard(output);
+      if (entry.abandoned() || !job.attemptSucceeded(attempt, run.counters(), () -> accept(task, output))) {
+        run.discard(output);
       }
     } finally {
-      synchronized (this) {
-        running.remove(r);
-      }
+      running.remove(entry);
     }
-  }
-
-  private synchronized boolean isAbandoned(Running r) {
-    return r.abandoned;
   }
 
   /** The job took a successful attempt's result: a map's output joins the shuffle, a reduce's partition goes. */
@@ -157,21 +132,12 @@ final class LocalJobExecutor implements JobExecutor {
 
   /** Gives up on attempts asked to stop more than {@code graceNanos} ago that have not. */
   void watch(long now, long graceNanos) {
-    List<Running> overdue = new ArrayList<>();
-    synchronized (this) {
-      for (Running r : running) {
-        long asked = r.stopAskedNanos;
-        if (asked != 0 && !r.abandoned && now - asked > graceNanos && pool.abandon(r.worker, r.unit)) {
-          r.abandoned = true;
-          overdue.add(r);
-        }
-      }
-    }
-    for (Running r : overdue) { // outside this lock: the job takes its own
-      LOG.warn("Task attempt " + r.attempt.idText() + " did not stop when asked; its thread ("
-          + r.worker.getName() + ") is abandoned and a new worker takes its slot");
-      job.attemptFailed(r.attempt, r.run.counters(), new CancellationException(
-          "task attempt " + r.attempt.idText() + " did not stop when asked and was abandoned"));
+    for (AttemptThreads<Attempt>.Entry entry : running.abandonOverdue(now, graceNanos)) {
+      String id = entry.run().idText();
+      LOG.warn("Task attempt " + id + " did not stop when asked; its thread (" + entry.worker().getName()
+          + ") is abandoned and a new worker takes its slot");
+      job.attemptFailed(entry.attempt(), entry.run().counters(), new CancellationException(
+          "task attempt " + id + " did not stop when asked and was abandoned"));
     }
   }
 }

@@ -77,11 +77,17 @@ public final class JobRun {
   private int inFlight;
   private boolean cleanupQueued;
   private int completedMaps;
+  /** Set once every map was done the first time: reduces were launched (lost maps rerun later). */
+  private boolean reducesLaunched;
+  /** completedMaps == maps.length, for executors that must not take the job's lock. */
+  private volatile boolean mapsDone;
   private int completedReduces;
   private final long submitTime = System.currentTimeMillis();
   private long startTime;
   private long finishTime;
   private final File historyFile;
+  /** Where a client can follow the job; its history file unless {@link #trackAt} said otherwise. */
+  private volatile String trackingUrl;
   /** Why the job's map output codec cannot be used; the job fails before it starts. */
   private IOException unusableCodec;
 
@@ -126,6 +132,16 @@ public final class JobRun {
 
   public Submission submission() {
     return submission;
+  }
+
+  /** Makes {@code url} the job's tracking URL (a session's web page of the job). */
+  public void trackAt(String url) {
+    this.trackingUrl = url;
+  }
+
+  /** The job's history file, complete once the job has ended. */
+  public File historyFile() {
+    return historyFile;
   }
 
   public synchronized void start() {
@@ -214,6 +230,8 @@ public final class JobRun {
   }
 
   private void mapsComplete() {
+    reducesLaunched = true;
+    mapsDone = true;
     if (reduces.length == 0) {
       runStep(this::commit);
     }
@@ -243,6 +261,15 @@ public final class JobRun {
    * is ending, and the executor is to drop it and call nothing more for it.
    */
   public boolean attemptRunning(Attempt attempt, AttemptHandle handle, String slot) {
+    return attemptRunning(attempt, handle, slot, null);
+  }
+
+  /**
+   * {@link #attemptRunning(Attempt, AttemptHandle, String)} for a map placed by its input's
+   * locality: {@code locality} is the job counter it adds to ({@code DATA_LOCAL_MAPS},
+   * {@code RACK_LOCAL_MAPS} or {@code OTHER_LOCAL_MAPS}), or null.
+   */
+  public boolean attemptRunning(Attempt attempt, AttemptHandle handle, String slot, JobCounter locality) {
     TaskInProgress tip = attempt.task();
     synchronized (this) {
       if (terminating) {
@@ -261,6 +288,9 @@ public final class JobRun {
       }
       counters.findCounter(attempt.isMap() ? JobCounter.TOTAL_LAUNCHED_MAPS : JobCounter.TOTAL_LAUNCHED_REDUCES)
           .increment(1);
+      if (locality != null) {
+        counters.findCounter(locality).increment(1);
+      }
     }
     // outside the job's lock: JOB_FINISHED cannot come before it, as the job ends only after the attempt
     history.attemptStarted(attempt.startTime(), attempt.idText(), attempt.isMap() ? "MAP" : "REDUCE", slot);
@@ -296,7 +326,8 @@ public final class JobRun {
     recordAttemptEnd(attempt, attemptCounters, "SUCCEEDED", now, null);
     accept.run();
     if (isMap) {
-      if (++completedMaps == maps.length) {
+      mapsDone = ++completedMaps == maps.length;
+      if (mapsDone && !reducesLaunched) {
         mapsComplete();
       }
     } else if (++completedReduces == reduces.length) {
@@ -346,6 +377,42 @@ public final class JobRun {
     terminate(JobStatus.State.FAILED, "Task failed " + tip.id + "\n"
         + "Job failed as tasks failed. failedMaps:" + (isMap ? 1 : 0) + " failedReduces:" + (isMap ? 0 : 1)
         + "\nLast attempt " + attempt.idText() + " failed with: " + firstLine(cause));
+  }
+
+  /**
+   * The attempt was lost with the executor running it (its container or node gone): it counts as
+   * killed, not failed, and its task runs again.
+   */
+  public synchronized void attemptLost(Attempt attempt, AttemptCounters attemptCounters, String reason) {
+    if (!attempt.ended) {
+      attempt.task().killRequested = true;
+      attemptFailed(attempt, attemptCounters, new java.io.IOException(reason));
+    }
+  }
+
+  /**
+   * The outputs of these completed maps are gone (their executor was lost, or reduces could not
+   * fetch them): the maps run again, and reduces wait for them ({@link #mapsDone}).
+   */
+  public synchronized void mapOutputsLost(int[] mapIndexes) {
+    if (terminating || completedReduces == reduces.length) {
+      return; // no reduce needs them any more
+    }
+    for (int m : mapIndexes) {
+      TaskInProgress tip = maps[m];
+      if (tip.status == TIPStatus.COMPLETE) {
+        LOG.warn("The output of " + tip.id + " is lost; the map runs again");
+        tip.status = TIPStatus.PENDING;
+        completedMaps--;
+        mapsDone = false;
+        launch(tip, true);
+      }
+    }
+  }
+
+  /** Whether every map's output is there: reduces may run. Read without the job's lock. */
+  public boolean mapsDone() {
+    return mapsDone;
   }
 
   /** Records the attempt's end, once; false when it had ended already. Under the job's lock. */
@@ -558,7 +625,8 @@ public final class JobRun {
     JobStatusSnapshot status = new JobStatusSnapshot(id, setup, progress(TaskType.MAP, completedMaps),
         progress(TaskType.REDUCE, completedReduces),
         isComplete() ? 1f : 0f, state, conf.getUser(), conf.getJobName(), conf.getQueueName(),
-        new Path(submission.submitDir(), "job.xml").toString(), historyFile.toURI().toString());
+        new Path(submission.submitDir(), "job.xml").toString(),
+        trackingUrl != null ? trackingUrl : historyFile.toURI().toString());
     status.times(submitTime, startTime, finishTime);
     status.failure(isComplete() && state != JobStatus.State.SUCCEEDED ? failureInfo : "");
     return status;

@@ -4,8 +4,15 @@ import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.JobPriority;
 import org.apache.hadoop.mapreduce.JobStatus;
 
-/** A {@link JobStatus} snapshot; the subclass exists only to reach JobStatus's protected setters. */
-final class JobStatusSnapshot extends JobStatus {
+/**
+ * A {@link JobStatus} snapshot; the subclass exists only to reach JobStatus's protected setters. It
+ * travels to a session's clients over Hadoop's RPC as itself, so it has the public no-argument
+ * constructor a {@code Writable} needs.
+ */
+public final class JobStatusSnapshot extends JobStatus {
+
+  public JobStatusSnapshot() {
+  }
 
   JobStatusSnapshot(JobID id, float setup, float map, float reduce, float cleanup, State state,
                   String user, String jobName, String queue, String jobFile, String trackingUrl) {

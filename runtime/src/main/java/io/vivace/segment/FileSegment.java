@@ -62,6 +62,16 @@ public final class FileSegment implements Segment {
   }
 
   @Override
+  public void copyStoredBytesTo(java.io.OutputStream out) throws IOException {
+    if (released) {
+      throw new IllegalStateException("segment already released");
+    }
+    try (InputStream in = new FileRange(file, offset, length)) {
+      in.transferTo(out);
+    }
+  }
+
+  @Override
   public SegmentReader open() throws IOException {
     FileRange range = new FileRange(file, offset, length);
     if (!codec.compresses()) {

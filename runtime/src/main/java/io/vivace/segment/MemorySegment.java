@@ -54,6 +54,15 @@ public final class MemorySegment implements Segment {
   }
 
   @Override
+  public void copyStoredBytesTo(java.io.OutputStream out) throws IOException {
+    byte[] bytes = data;
+    if (bytes == null) {
+      throw new IllegalStateException("segment already released");
+    }
+    out.write(bytes, offset, length);
+  }
+
+  @Override
   public SegmentReader open() throws IOException {
     byte[] bytes = data;
     if (bytes == null) {

@@ -27,6 +27,12 @@ public interface Segment {
 
   SegmentReader open() throws IOException;
 
+  /**
+   * Writes the segment's {@link #length()} bytes as they are stored (compressed when the segment is),
+   * for a reader on another host, which stores them as a segment of the same codec.
+   */
+  void copyStoredBytesTo(java.io.OutputStream out) throws IOException;
+
   /** Gives back the memory or disk the segment holds; further reads are not allowed. */
   void release();
 }

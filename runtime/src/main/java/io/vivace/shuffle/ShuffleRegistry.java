@@ -22,7 +22,7 @@ import java.util.function.Function;
  * them ({@link #mergeDone}). A reduce that takes its partition ({@link #segmentsFor}) waits for a
  * merge of it under way, and no merge of it starts after that.
  */
-public final class ShuffleRegistry {
+public final class ShuffleRegistry implements ShuffleInput {
 
   /** An on-disk segment a merge ahead may take, with how many merges its records went through. */
   public record DiskSegment(Segment segment, int level) {
@@ -100,6 +100,12 @@ public final class ShuffleRegistry {
    * the merges ahead. Throws when a merge ahead of it failed; its inputs are still there, so a
    * later attempt gets them unmerged.
    */
+  /** The output a map published here, or null (not published, or released). For serving it to other hosts. */
+  public synchronized MapOutput mapOutput(int mapIndex) {
+    return outputs[mapIndex];
+  }
+
+  @Override
   public synchronized List<Segment> segmentsFor(int partition) throws IOException {
     Partition state = partitions[partition];
     state.taken = true;
@@ -130,6 +136,7 @@ public final class ShuffleRegistry {
   }
 
   /** The stored bytes of {@code partition}'s map outputs, merged ahead or not: what its reduce shuffles. */
+  @Override
   public synchronized long mapOutputBytes(int partition) {
     long bytes = 0;
     for (MapOutput output : outputs) {
@@ -140,6 +147,7 @@ public final class ShuffleRegistry {
   }
 
   /** What the merges ahead of {@code partition} did, for its reduce's counters. */
+  @Override
   public synchronized MergedAhead mergedAhead(int partition) {
     Partition state = partitions[partition];
     return new MergedAhead(state.records, state.io.clone());

@@ -20,10 +20,17 @@ public final class InputSplits {
 
   private final byte[] content;
   private final int[] offsets;
+  private final String[][] locations;
 
-  InputSplits(byte[] content, int[] offsets) {
+  InputSplits(byte[] content, int[] offsets, String[][] locations) {
     this.content = content;
     this.offsets = offsets;
+    this.locations = locations;
+  }
+
+  /** The hosts where split {@code index}'s data is, as the input format said (may be empty). */
+  public String[] locations(int index) {
+    return locations[index];
   }
 
   public int count() {

@@ -25,8 +25,12 @@ public final class SplitReader {
     FileSystem fs = submitDir.getFileSystem(conf);
     JobSplit.TaskSplitMetaInfo[] meta = SplitMetaInfoReader.readSplitMetaInfo(jobId, fs, conf, submitDir);
     int[] offsets = new int[meta.length];
+    String[][] locations = new String[meta.length][];
+    for (int i = 0; i < meta.length; i++) {
+      locations[i] = meta[i].getLocations();
+    }
     if (meta.length == 0) {
-      return new InputSplits(new byte[0], offsets);
+      return new InputSplits(new byte[0], offsets, locations);
     }
     Path splitFile = new Path(meta[0].getSplitLocation());
     byte[] content;
@@ -38,7 +42,7 @@ public final class SplitReader {
     for (int i = 0; i < meta.length; i++) {
       offsets[i] = (int) meta[i].getStartOffset();
     }
-    InputSplits splits = new InputSplits(content, offsets);
+    InputSplits splits = new InputSplits(content, offsets, locations);
     splits.read(0, conf, new SerializationFactory(conf));
     return splits;
   }

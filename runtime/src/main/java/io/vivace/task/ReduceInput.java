@@ -5,6 +5,7 @@ import io.vivace.localdisk.LocalFileStatistics;
 import io.vivace.merge.MergingIterator;
 import io.vivace.merge.SegmentMerger;
 import io.vivace.segment.Segment;
+import io.vivace.shuffle.ShuffleInput;
 import io.vivace.shuffle.ShuffleRegistry;
 import java.io.IOException;
 import java.util.List;
@@ -13,7 +14,8 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 
 /**
- * Fetches a reduce partition's segments from every map (in memory, no sockets) and merges them.
+ * Takes a reduce partition's segments from every map (from this JVM's shuffle, or fetched from other
+ * hosts: the attempt's {@link ShuffleInput}) and merges them.
  * REDUCE_SHUFFLE_BYTES counts the segments' stored bytes, compressed when map output is, as
  * Hadoop counts the bytes its fetchers copy.
  */
@@ -25,8 +27,9 @@ final class ReduceInput {
   static MergingIterator open(TaskAttempt attempt) throws IOException {
     JobConf conf = attempt.conf();
     TaskReporter reporter = attempt.reporter();
-    List<Segment> segments = attempt.env().shuffle().segmentsFor(attempt.partition());
-    long bytes = attempt.env().shuffle().mapOutputBytes(attempt.partition());
+    ShuffleInput input = attempt.shuffleInput();
+    List<Segment> segments = input.segmentsFor(attempt.partition());
+    long bytes = input.mapOutputBytes(attempt.partition());
     reporter.frameworkCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
     reporter.frameworkCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
     reporter.frameworkCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
@@ -36,7 +39,7 @@ final class ReduceInput {
     MergingIterator merged = merger.merge(segments);
     // merges ahead of the reduce, while maps ran, count as the reduce's own (as Hadoop's reduce
     // counts its on-disk merges during the shuffle): spilled records and local file bytes
-    ShuffleRegistry.MergedAhead ahead = attempt.env().shuffle().mergedAhead(attempt.partition());
+    ShuffleRegistry.MergedAhead ahead = input.mergedAhead(attempt.partition());
     LocalFileStatistics.charge(ahead.io());
     reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords() + ahead.records());
     return merged;

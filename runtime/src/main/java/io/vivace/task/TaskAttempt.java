@@ -1,6 +1,7 @@
 package io.vivace.task;
 
 import io.vivace.commit.OutputCommitters;
+import io.vivace.shuffle.ShuffleInput;
 import io.vivace.localdisk.ScratchDir;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TaskAttemptContextImpl;
@@ -25,6 +26,7 @@ public final class TaskAttempt {
   private org.apache.hadoop.mapreduce.TaskAttemptContext newApiContext;
   private TaskAttemptContextImpl committerContext;
   private OutputCommitter committer;
+  private ShuffleInput shuffleInput;
 
   /**
    * {@code idText} is {@code id.toString()} ({@link AttemptIdFormat}); {@code loader} loads the job's
@@ -79,6 +81,16 @@ public final class TaskAttempt {
 
   public TaskEnvironment env() {
     return env;
+  }
+
+  /** Where a reduce reads its map outputs: this JVM's shuffle unless {@link #readShuffleFrom} said otherwise. */
+  public ShuffleInput shuffleInput() {
+    return shuffleInput != null ? shuffleInput : env.shuffle();
+  }
+
+  /** Makes a reduce read its map outputs from {@code input} (fetched from other hosts). */
+  public void readShuffleFrom(ShuffleInput input) {
+    this.shuffleInput = input;
   }
 
   public int partition() {

@@ -205,6 +205,11 @@ class MergeAheadTest {
     }
 
     @Override
+    default void copyStoredBytesTo(java.io.OutputStream out) throws IOException {
+      file().copyStoredBytesTo(out);
+    }
+
+    @Override
     default void release() {
       file().release();
     }

@@ -1,0 +1,133 @@
+package io.vivace.driver.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Jobs on a Vivace session on YARN + HDFS (Apache's mini-clusters, three nodes). */
+@Tag("minicluster")
+@Timeout(900)
+class SessionJobsTest {
+
+  @TempDir
+  static File dir;
+  private static ClusterFixture cluster;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    cluster = ClusterFixture.start(dir, 3);
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  public static class UpperMapper extends Mapper<LongWritable, Text, LongWritable, Text> {
+    @Override
+    protected void map(LongWritable key, Text value, Context context) throws IOException, InterruptedException {
+      context.write(key, new Text(value.toString().toUpperCase()));
+    }
+  }
+
+  private static List<String> read(FileSystem fs, Path dir) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (FileStatus part : fs.listStatus(dir, p -> p.getName().startsWith("part-"))) {
+      try (var in = fs.open(part.getPath())) {
+        lines.addAll(List.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")));
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void aJobWithReducesShufflesAcrossExecutors() throws Exception {
+    Configuration conf = cluster.sessionConf();
+    FileSystem fs = FileSystem.get(conf);
+    Path input = new Path("/in/words");
+    java.util.Map<String, Integer> expected = new java.util.TreeMap<>();
+    java.util.Random random = new java.util.Random(17);
+    for (int f = 0; f < 4; f++) {
+      StringBuilder text = new StringBuilder();
+      for (int line = 0; line < 2000; line++) {
+        for (int w = 0; w < 6; w++) {
+          String word = "w" + random.nextInt(300);
+          expected.merge(word, 1, Integer::sum);
+          text.append(word).append(' ');
+        }
+        text.append('\n');
+      }
+      try (FSDataOutputStream out = fs.create(new Path(input, "f" + f))) {
+        out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    Job job = Job.getInstance(conf, "word count");
+    job.setJarByClass(SessionJobsTest.class);
+    job.setMapperClass(org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper.class);
+    job.setCombinerClass(org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer.class);
+    job.setReducerClass(org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer.class);
+    job.setNumReduceTasks(3);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(org.apache.hadoop.io.IntWritable.class);
+    FileInputFormat.addInputPath(job, input);
+    Path output = new Path("/out/words");
+    FileOutputFormat.setOutputPath(job, output);
+    assertTrue(job.waitForCompletion(true), job.getStatus().getFailureInfo());
+    List<String> lines = read(fs, output);
+    lines.sort(null);
+    List<String> want = new ArrayList<>();
+    expected.forEach((w, n) -> want.add(w + "\t" + n));
+    want.sort(null);
+    assertEquals(want, lines);
+  }
+
+  @Test
+  void aMapOnlyJobRunsOnTheSession() throws Exception {
+    Configuration conf = cluster.sessionConf();
+    FileSystem fs = FileSystem.get(conf);
+    Path input = new Path("/in/upper");
+    for (int f = 0; f < 3; f++) {
+      try (FSDataOutputStream out = fs.create(new Path(input, "f" + f))) {
+        out.write(("alpha " + f + "\nbeta " + f + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    Job job = Job.getInstance(conf, "upper");
+    job.setJarByClass(UpperMapper.class);
+    job.setMapperClass(UpperMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(LongWritable.class);
+    job.setOutputValueClass(Text.class);
+    FileInputFormat.addInputPath(job, input);
+    Path output = new Path("/out/upper");
+    FileOutputFormat.setOutputPath(job, output);
+    assertTrue(job.waitForCompletion(true), job.getStatus().getFailureInfo());
+    List<String> lines = read(fs, output);
+    lines.sort(null);
+    assertEquals(List.of("0\tALPHA 0", "0\tALPHA 1", "0\tALPHA 2", "8\tBETA 0", "8\tBETA 1", "8\tBETA 2"), lines);
+    assertTrue(fs.exists(new Path(output, "_SUCCESS")));
+  }
+}

@@ -1,0 +1,245 @@
+package io.vivace.cluster.client;
+
+import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionCredentials;
+import io.vivace.cluster.security.SessionSecret;
+import io.vivace.cluster.security.SessionSecretStore;
+import io.vivace.conf.VivaceConf;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A job client's way to a Vivace session on YARN ({@code vivace.master=yarn}): finds the calling
+ * user's running session named {@code vivace.session.name}, or starts one (its application master,
+ * {@code io.vivace.cluster.session.SessionMaster}, in a YARN container with Vivace's jars as local
+ * resources), and returns Hadoop's job client protocol on it. Also lists and stops sessions
+ * ({@code ./vivace session}).
+ */
+public final class SessionClient {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionClient.class);
+  /** The YARN application type of sessions. */
+  public static final String APPLICATION_TYPE = "VIVACE";
+  private static final String NAME_PREFIX = "vivace-session ";
+  private static final Set<YarnApplicationState> ALIVE = EnumSet.of(YarnApplicationState.NEW,
+      YarnApplicationState.NEW_SAVING, YarnApplicationState.SUBMITTED, YarnApplicationState.ACCEPTED,
+      YarnApplicationState.RUNNING);
+
+  private SessionClient() {
+  }
+
+  /** Hadoop's job client protocol on the user's session, started when there is none. */
+  public static ClientProtocol connect(Configuration conf) throws IOException {
+    YarnClient yarn = yarn(conf);
+    try {
+      String name = VivaceConf.get(conf, "vivace.session.name");
+      ApplicationReport session = find(yarn, name);
+      if (session == null) {
+        session = start(yarn, conf, name);
+      } else if (session.getYarnApplicationState() != YarnApplicationState.RUNNING) {
+        session = awaitRunning(yarn, session.getApplicationId(), conf);
+      }
+      InetSocketAddress address = new InetSocketAddress(session.getHost(), session.getRpcPort());
+      SessionAccess access = SessionSecretStore.forCluster(conf).read(session.getUser(),
+          session.getApplicationId().toString());
+      return SessionRpc.proxy(ClientProtocol.class, address, conf, access, UserGroupInformation.getCurrentUser());
+    } finally {
+      yarn.stop();
+    }
+  }
+
+  /** The sessions of the calling user that are alive. */
+  public static List<ApplicationReport> list(Configuration conf) throws IOException {
+    YarnClient yarn = yarn(conf);
+    try {
+      return alive(yarn);
+    } finally {
+      yarn.stop();
+    }
+  }
+
+  /** Starts a session named {@code name} (whether or not one runs) and waits until it runs. */
+  public static ApplicationReport start(Configuration conf, String name) throws IOException {
+    YarnClient yarn = yarn(conf);
+    try {
+      return start(yarn, conf, name);
+    } finally {
+      yarn.stop();
+    }
+  }
+
+  /** Stops the user's session of this name or application id; false when there is none. */
+  public static boolean stop(Configuration conf, String nameOrId) throws IOException {
+    YarnClient yarn = yarn(conf);
+    try {
+      for (ApplicationReport session : alive(yarn)) {
+        if (session.getApplicationId().toString().equals(nameOrId) || sessionName(session).equals(nameOrId)) {
+          yarn.killApplication(session.getApplicationId());
+          SessionSecretStore.forCluster(conf).delete(session.getUser(), session.getApplicationId().toString());
+          LOG.info("Stopped Vivace session " + session.getApplicationId() + " (" + sessionName(session) + ")");
+          return true;
+        }
+      }
+      return false;
+    } catch (YarnException e) {
+      throw new IOException(e);
+    } finally {
+      yarn.stop();
+    }
+  }
+
+  /** The session name of a session's application report. */
+  public static String sessionName(ApplicationReport report) {
+    return report.getName().startsWith(NAME_PREFIX) ? report.getName().substring(NAME_PREFIX.length())
+        : report.getName();
+  }
+
+  private static YarnClient yarn(Configuration conf) {
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(new YarnConfiguration(conf));
+    yarn.start();
+    return yarn;
+  }
+
+  private static List<ApplicationReport> alive(YarnClient yarn) throws IOException {
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    List<ApplicationReport> sessions = new ArrayList<>();
+    try {
+      for (ApplicationReport report : yarn.getApplications(Set.of(APPLICATION_TYPE), EnumSet.copyOf(ALIVE))) {
+        if (report.getUser().equals(user) && report.getName().startsWith(NAME_PREFIX)) {
+          sessions.add(report);
+        }
+      }
+    } catch (YarnException e) {
+      throw new IOException("cannot list the Vivace sessions on YARN: " + e.getMessage(), e);
+    }
+    return sessions;
+  }
+
+  private static ApplicationReport find(YarnClient yarn, String name) throws IOException {
+    for (ApplicationReport session : alive(yarn)) {
+      if (sessionName(session).equals(name)) {
+        return session;
+      }
+    }
+    return null;
+  }
+
+  private static ApplicationReport start(YarnClient yarn, Configuration conf, String name) throws IOException {
+    try {
+      YarnClientApplication application = yarn.createApplication();
+      ApplicationSubmissionContext context = application.getApplicationSubmissionContext();
+      ApplicationId id = context.getApplicationId();
+      context.setApplicationName(NAME_PREFIX + name);
+      context.setApplicationType(APPLICATION_TYPE);
+      context.setQueue(conf.get("mapreduce.job.queuename", "default"));
+      context.setMaxAppAttempts(1);
+      int memoryMb = VivaceConf.getInt(conf, "vivace.session.am.memory.mb");
+      context.setResource(Resource.newInstance(memoryMb, 1));
+      ContainerSpec spec = containerSpec(conf, id);
+      String owner = UserGroupInformation.getCurrentUser().getShortUserName();
+      SessionSecretStore secrets = SessionSecretStore.forCluster(conf);
+      SessionAccess access = new SessionAccess(id.toString(), owner, SessionSecret.generate(),
+          SessionSecretStore.origin(secrets.path(owner, id.toString())));
+      secrets.write(access);
+      context.setAMContainerSpec(spec.launchContext("io.vivace.cluster.session.SessionMaster", List.of(),
+          (int) (memoryMb * 0.8), Map.of(), SessionCredentials.launchTokens(new Credentials(), access)));
+      LOG.info("Starting Vivace session " + id + " (" + name + ")");
+      yarn.submitApplication(context);
+      return awaitRunning(yarn, id, conf);
+    } catch (YarnException e) {
+      throw new IOException("cannot start a Vivace session on YARN: " + e.getMessage(), e);
+    }
+  }
+
+  private static ApplicationReport awaitRunning(YarnClient yarn, ApplicationId id, Configuration conf)
+      throws IOException {
+    long deadline = System.nanoTime() + VivaceConf.getLong(conf, "vivace.session.start.timeout.ms") * 1_000_000L;
+    try {
+      while (true) {
+        ApplicationReport report = yarn.getApplicationReport(id);
+        YarnApplicationState state = report.getYarnApplicationState();
+        if (state == YarnApplicationState.RUNNING && report.getRpcPort() > 0) {
+          return report;
+        }
+        if (!ALIVE.contains(state)) {
+          throw new IOException("Vivace session " + id + " ended as " + state + " before it could be used: "
+              + report.getDiagnostics() + " (its logs: yarn logs -applicationId " + id + ")");
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IOException("Vivace session " + id + " did not start within vivace.session.start.timeout.ms; "
+              + "it is " + state + ": " + report.getDiagnostics());
+        }
+        Thread.sleep(50);
+      }
+    } catch (YarnException e) {
+      throw new IOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for Vivace session " + id);
+    }
+  }
+
+  /**
+   * What the session's containers run with: its configuration file and Vivace's jars on the
+   * cluster's file system, the class path, the JVM's module options. On a mini-cluster (all on this
+   * host) the containers take this JVM's class path as it is.
+   */
+  private static ContainerSpec containerSpec(Configuration conf, ApplicationId id) throws IOException {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = fs.makeQualified(new Path(fs.getHomeDirectory(), ".vivace/sessions/" + id));
+    fs.mkdirs(dir);
+    Path confFile = new Path(dir, ContainerSpec.CONF_FILE);
+    try (OutputStream out = fs.create(confFile, true)) {
+      conf.writeXml(out);
+    }
+    Map<String, LocalResource> resources = new LinkedHashMap<>();
+    resources.put(ContainerSpec.CONF_FILE, ContainerSpec.resource(fs, confFile, LocalResourceType.FILE));
+    String classPath;
+    if (conf.getBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false)) {
+      classPath = System.getProperty("java.class.path");
+    } else {
+      Path lib = SessionLibrary.upload(conf, fs);
+      resources.put(SessionLibrary.LINK, ContainerSpec.resource(fs, lib, LocalResourceType.ARCHIVE));
+      classPath = SessionLibrary.LINK + "/*";
+    }
+    List<String> options = new ArrayList<>();
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-opens")) {
+        options.add(arg);
+      }
+    }
+    options.add("-Djava.net.preferIPv4Stack=true");
+    return new ContainerSpec(resources, classPath, options);
+  }
+}

@@ -1,0 +1,104 @@
+package io.vivace.cluster.executor;
+
+import io.vivace.cluster.rpc.AttemptAssignment;
+import io.vivace.exec.LocalJob;
+import io.vivace.segment.SegmentCodec;
+import io.vivace.shuffle.MapOutput;
+import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.submit.Submission;
+import io.vivace.submit.SubmissionLoader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapreduce.JobID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The jobs an executor has run attempts of: each read back from its staging folder on the cluster's
+ * file system on its first attempt here (configuration, cache, class path, sandbox, splits), with
+ * the map outputs made here, until the session says the job is over.
+ */
+final class ExecutorJobs {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExecutorJobs.class);
+
+  /** A job read back here, and which attempt's output each of its maps here holds. */
+  record Job(LocalJob local, Map<Integer, String> outputAttempts) {
+  }
+
+  private final Configuration conf;
+  private final ShuffleMemory shuffleMemory;
+  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+
+  ExecutorJobs(Configuration conf, ShuffleMemory shuffleMemory) {
+    this.conf = conf;
+    this.shuffleMemory = shuffleMemory;
+  }
+
+  /** The assignment's job, read back on first use. */
+  Job job(AttemptAssignment assignment) throws IOException {
+    Job job = jobs.get(assignment.jobId());
+    if (job != null) {
+      return job;
+    }
+    synchronized (this) {
+      job = jobs.get(assignment.jobId());
+      if (job == null) {
+        Submission submission = SubmissionLoader.load(JobID.forName(assignment.jobId()), assignment.submitDir(),
+            assignment.credentials(), conf);
+        SegmentCodec codec = submission.conf().getNumReduceTasks() > 0
+            ? SegmentCodec.forJob(submission.conf()) : SegmentCodec.NONE;
+        job = new Job(new LocalJob(submission, shuffleMemory, codec, false), new ConcurrentHashMap<>());
+        jobs.put(assignment.jobId(), job);
+      }
+      return job;
+    }
+  }
+
+  /** A map's output made here by {@code attemptId}, to serve to reduces; null if not (or no longer) here. */
+  MapOutput output(String jobId, int mapIndex, String attemptId) {
+    Job job = jobs.get(jobId);
+    if (job == null || !attemptId.equals(job.outputAttempts().get(mapIndex))) {
+      return null;
+    }
+    return job.local().shuffle().mapOutput(mapIndex);
+  }
+
+  /** Keeps a successful map's output here, for reduces to fetch. */
+  void keep(Job job, int mapIndex, String attemptId, MapOutput output) {
+    job.local().shuffle().publish(mapIndex, output);
+    job.outputAttempts().put(mapIndex, attemptId);
+  }
+
+  /** The job is over: its map outputs, local folders, file systems and class loaders go. */
+  void finished(String jobId) {
+    Job job = jobs.remove(jobId);
+    if (job != null) {
+      close(job);
+    }
+  }
+
+  void closeAll() {
+    List<Job> all = new ArrayList<>(jobs.values());
+    jobs.clear();
+    all.forEach(ExecutorJobs::close);
+  }
+
+  private static void close(Job job) {
+    Submission submission = job.local().submission();
+    job.local().shuffle().releaseAll();
+    submission.localDirs().delete();
+    try {
+      FileSystem.closeAllForUGI(submission.ugi());
+      submission.sandbox().close();
+      submission.resources().close();
+    } catch (IOException e) {
+      LOG.debug("closing job resources", e);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package io.vivace.cluster.executor;
+
+import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.rpc.Assignments;
+import io.vivace.cluster.rpc.AttemptAssignment;
+import io.vivace.cluster.rpc.AttemptResult;
+import io.vivace.cluster.rpc.AttemptStatus;
+import io.vivace.cluster.rpc.ExecutorInfo;
+import io.vivace.cluster.rpc.ExecutorProtocol;
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.rpc.StatusBatch;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionCredentials;
+import io.vivace.conf.VivaceConf;
+import io.vivace.exec.AttemptRun;
+import io.vivace.exec.AttemptThreads;
+import io.vivace.exec.WorkerPool;
+import io.vivace.shuffle.MapOutput;
+import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.net.FetchedShuffleInput;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.StringUtils;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An executor of a Vivace session: a warm JVM in a YARN container that runs attempts of the
+ * session's jobs on its worker threads ({@link WorkerPool}, {@link AttemptRun}, the same code as the
+ * embedded engine's), keeps its maps' outputs and serves them to reduces on other hosts, and asks
+ * the session's application master for work until it is told to stop.
+ *
+ * <p>Arguments: the master's address ({@code host:port}), the number of slots, the container id.
+ */
+public final class ExecutorMain {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExecutorMain.class);
+  /** How long a request for work waits at the master when there is none. */
+  private static final long WAIT_MILLIS = 1000;
+  private static final long MONITOR_INTERVAL_MILLIS = 100;
+
+  private final ExecutorProtocol master;
+  private final int id;
+  private final ExecutorJobs jobs;
+  private final ExecutorShuffle shuffle;
+  private final WorkerPool pool;
+  private final WorkerPool.JobQueue queue;
+  private final AttemptThreads<AttemptAssignment> running;
+  private final long graceNanos;
+
+  private ExecutorMain(ExecutorProtocol master, int id, ExecutorJobs jobs, ExecutorShuffle shuffle, int slots,
+                       long graceNanos) {
+    this.master = master;
+    this.id = id;
+    this.jobs = jobs;
+    this.shuffle = shuffle;
+    this.pool = new WorkerPool(slots);
+    this.queue = pool.register();
+    this.running = new AttemptThreads<>(pool);
+    this.graceNanos = graceNanos;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Configuration conf = new Configuration();
+    conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
+    conf.set(MRConfig.LOCAL_DIR, System.getenv(Environment.LOCAL_DIRS.name()));
+    InetSocketAddress masterAddress = NetUtils.createSocketAddr(args[0]);
+    int slots = Integer.parseInt(args[1]);
+    String container = args[2];
+    String host = System.getenv(Environment.NM_HOST.name());
+    SessionAccess session = SessionCredentials.ofCurrentUser();
+    // as the session's owner: the container's own user is not necessarily the owner
+    ExecutorProtocol master = SessionRpc.proxy(ExecutorProtocol.class, masterAddress, conf, session,
+        UserGroupInformation.createRemoteUser(session.owner()));
+    ShuffleMemory memory = new ShuffleMemory(VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20);
+    ExecutorJobs jobs = new ExecutorJobs(conf, memory);
+    ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, session.secret());
+    int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
+    LOG.info("Executor " + id + " of the session at " + masterAddress + ": " + slots + " slots, shuffle port "
+        + shuffle.port());
+    ExecutorMain executor = new ExecutorMain(master, id, jobs, shuffle, slots,
+        VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L);
+    try {
+      executor.serve();
+    } finally {
+      jobs.closeAll();
+      shuffle.close();
+      SessionRpc.close(master);
+    }
+    System.exit(0);
+  }
+
+  /** Asks for work and runs it until the master says to stop (or cannot be reached). */
+  private void serve() throws InterruptedException {
+    Thread monitor = new Thread(this::monitor, "vivace-executor-monitor");
+    monitor.setDaemon(true);
+    monitor.start();
+    while (true) {
+      Assignments work;
+      try {
+        work = master.nextWork(id, WAIT_MILLIS, statuses());
+      } catch (IOException e) {
+        LOG.error("The session's master cannot be reached; the executor stops", e);
+        return;
+      }
+      for (String attemptId : work.stops()) {
+        for (AttemptThreads<AttemptAssignment>.Entry entry : running.all()) {
+          if (entry.attempt().attemptId().equals(attemptId)) {
+            entry.stop();
+          }
+        }
+      }
+      for (String jobId : work.finishedJobs()) {
+        jobs.finished(jobId);
+      }
+      for (AttemptAssignment assignment : work.attempts()) {
+        Runnable[] unit = new Runnable[1];
+        unit[0] = () -> run(assignment, unit[0]);
+        pool.enqueue(queue, unit[0]);
+      }
+      if (work.shutdown()) {
+        LOG.info("The session ends; so does the executor");
+        return;
+      }
+    }
+  }
+
+  /** Runs one attempt on the calling worker and reports its end. */
+  private void run(AttemptAssignment assignment, Runnable unit) {
+    AttemptRun run;
+    ExecutorJobs.Job job;
+    FetchedShuffleInput fetched = null;
+    try {
+      job = jobs.job(assignment);
+      run = new AttemptRun(job.local(), TaskAttemptID.forName(assignment.attemptId()), assignment.attemptId());
+      if (!assignment.isMap()) {
+        fetched = shuffle.inputFor(job, assignment, run);
+        run.readShuffleFrom(fetched);
+      }
+    } catch (Throwable t) {
+      report(new AttemptResult(assignment.attemptId(), false, new org.apache.hadoop.mapred.Counters(),
+          "could not start the attempt on this executor: " + StringUtils.stringifyException(t), new int[0]));
+      return;
+    }
+    AttemptThreads<AttemptAssignment>.Entry entry = running.add(run, assignment, unit);
+    try {
+      MapOutput output = run.run();
+      if (entry.abandoned()) {
+        run.discard(output);
+        return;
+      }
+      if (assignment.isMap() && output != null) {
+        jobs.keep(job, assignment.index(), assignment.attemptId(), output);
+      }
+      report(new AttemptResult(assignment.attemptId(), true, run.counters().toCounters(), "", new int[0]));
+    } catch (Throwable t) {
+      if (!entry.abandoned()) {
+        report(new AttemptResult(assignment.attemptId(), false, run.counters().toCounters(),
+            StringUtils.stringifyException(t), ExecutorShuffle.lostMaps(t)));
+      }
+    } finally {
+      running.remove(entry);
+      if (fetched != null) {
+        fetched.close(); // gives the budget back, deletes fetched files
+      }
+    }
+  }
+
+  private void report(AttemptResult result) {
+    try {
+      master.attemptDone(id, result);
+    } catch (IOException e) {
+      LOG.error("could not report the end of " + result.attemptId() + " to the session's master", e);
+    }
+  }
+
+  private StatusBatch statuses() {
+    List<AttemptStatus> statuses = new ArrayList<>();
+    for (AttemptThreads<AttemptAssignment>.Entry entry : running.all()) {
+      AttemptRun run = entry.run();
+      statuses.add(new AttemptStatus(run.idText(), run.reporter().getProgress(), run.reporter().status(),
+          run.reporter().activity()));
+    }
+    return new StatusBatch(statuses);
+  }
+
+  /** Gives up on attempts asked to stop that have not after the grace, and reports them failed at once. */
+  private void monitor() {
+    while (true) {
+      try {
+        Thread.sleep(MONITOR_INTERVAL_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      for (AttemptThreads<AttemptAssignment>.Entry entry : running.abandonOverdue(System.nanoTime(), graceNanos)) {
+        String attemptId = entry.attempt().attemptId();
+        LOG.warn("Task attempt " + attemptId + " did not stop when asked; its thread is abandoned");
+        report(new AttemptResult(attemptId, false, entry.run().counters().toCounters(),
+            "task attempt " + attemptId + " did not stop when asked and was abandoned", new int[0]));
+      }
+    }
+  }
+}

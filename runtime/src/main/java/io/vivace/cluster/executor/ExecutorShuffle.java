@@ -1,0 +1,63 @@
+package io.vivace.cluster.executor;
+
+import io.vivace.cluster.rpc.AttemptAssignment;
+import io.vivace.cluster.security.SessionKeys;
+import io.vivace.cluster.security.SessionSecret;
+import io.vivace.exec.AttemptRun;
+import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.net.FetchSettings;
+import io.vivace.shuffle.net.FetchedShuffleInput;
+import io.vivace.shuffle.net.MapOutputLostException;
+import io.vivace.shuffle.net.MapOutputServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * An executor's side of the shuffle across hosts ({@code shuffle/net}): its server of the map
+ * outputs it holds, and each of its reduces' fetches from the executors holding theirs, both
+ * authenticated with the job's key from the session's secret.
+ */
+final class ExecutorShuffle implements AutoCloseable {
+
+  private final ExecutorJobs jobs;
+  private final ShuffleMemory memory;
+  private final SessionSecret secret;
+  private final MapOutputServer server;
+
+  ExecutorShuffle(Configuration conf, String host, ExecutorJobs jobs, ShuffleMemory memory, SessionSecret secret)
+      throws IOException {
+    this.jobs = jobs;
+    this.memory = memory;
+    this.secret = secret;
+    this.server = MapOutputServer.start(conf, new InetSocketAddress("0.0.0.0", 0), jobs::output,
+        jobId -> SessionKeys.jobShuffleKey(secret, jobId));
+  }
+
+  int port() {
+    return server.port();
+  }
+
+  /** Where a reduce attempt reads its map outputs: fetched from the executors holding them. */
+  FetchedShuffleInput inputFor(ExecutorJobs.Job job, AttemptAssignment assignment, AttemptRun run) {
+    return new FetchedShuffleInput(assignment.jobId(), assignment.index(), assignment.mapOutputs(),
+        job.local().env().mapOutputCodec(), memory, run.scratchDir(),
+        SessionKeys.jobShuffleKey(secret, assignment.jobId()), run.reporter(),
+        FetchSettings.of(job.local().submission().conf()));
+  }
+
+  /** The maps whose outputs a failed attempt could not fetch (they must run again), if that is why it failed. */
+  static int[] lostMaps(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof MapOutputLostException lost) {
+        return lost.maps().stream().mapToInt(Integer::intValue).toArray();
+      }
+    }
+    return new int[0];
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

@@ -1,0 +1,92 @@
+package io.vivace.cluster.rpc;
+
+import io.vivace.shuffle.net.MapOutputLocation;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.security.Credentials;
+
+/**
+ * An attempt the session gives an executor to run: its job (id and staging folder, where the
+ * executor reads the job back), the job's credentials, the attempt, and for a reduce where every
+ * map's output is.
+ */
+public final class AttemptAssignment implements Writable {
+
+  private String jobId;
+  private String submitDir;
+  private Credentials credentials = new Credentials();
+  private String attemptId;
+  private boolean map;
+  private int index;
+  private List<MapOutputLocation> mapOutputs = List.of();
+
+  public AttemptAssignment() {
+  }
+
+  public AttemptAssignment(String jobId, String submitDir, Credentials credentials, String attemptId, boolean map,
+                           int index, List<MapOutputLocation> mapOutputs) {
+    this.jobId = jobId;
+    this.submitDir = submitDir;
+    this.credentials = credentials;
+    this.attemptId = attemptId;
+    this.map = map;
+    this.index = index;
+    this.mapOutputs = mapOutputs;
+  }
+
+  public String jobId() {
+    return jobId;
+  }
+
+  public String submitDir() {
+    return submitDir;
+  }
+
+  public Credentials credentials() {
+    return credentials;
+  }
+
+  public String attemptId() {
+    return attemptId;
+  }
+
+  public boolean isMap() {
+    return map;
+  }
+
+  public int index() {
+    return index;
+  }
+
+  /** For a reduce: where each map's output is, in map order. */
+  public List<MapOutputLocation> mapOutputs() {
+    return mapOutputs;
+  }
+
+  @Override
+  public void write(DataOutput out) throws IOException {
+    Text.writeString(out, jobId);
+    Text.writeString(out, submitDir);
+    credentials.write(out);
+    Text.writeString(out, attemptId);
+    out.writeBoolean(map);
+    out.writeInt(index);
+    WritableLists.write(out, mapOutputs);
+  }
+
+  @Override
+  public void readFields(DataInput in) throws IOException {
+    jobId = Text.readString(in);
+    submitDir = Text.readString(in);
+    credentials = new Credentials();
+    credentials.readFields(in);
+    attemptId = Text.readString(in);
+    map = in.readBoolean();
+    index = in.readInt();
+    mapOutputs = WritableLists.read(in, MapOutputLocation::new);
+  }
+}

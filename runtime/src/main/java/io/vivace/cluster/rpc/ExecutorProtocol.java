@@ -1,0 +1,23 @@
+package io.vivace.cluster.rpc;
+
+import java.io.IOException;
+import org.apache.hadoop.ipc.VersionedProtocol;
+
+/**
+ * How a session's executors talk to its application master, over Hadoop's RPC: an executor joins,
+ * asks for work (the call waits until there is some, or up to {@code waitMillis}, and carries the
+ * statuses of its running attempts), and reports each attempt's end as soon as it ends.
+ */
+public interface ExecutorProtocol extends VersionedProtocol {
+
+  long versionID = 1L;
+
+  /** Joins the session; returns the executor's id. */
+  int register(ExecutorInfo info) throws IOException;
+
+  /** Work for the executor: returns as soon as there is some, or after {@code waitMillis}. */
+  Assignments nextWork(int executorId, long waitMillis, StatusBatch running) throws IOException;
+
+  /** An attempt ended. */
+  void attemptDone(int executorId, AttemptResult result) throws IOException;
+}

@@ -1,0 +1,224 @@
+package io.vivace.cluster.session;
+
+import io.vivace.client.JobsClientProtocol;
+import io.vivace.conf.VivaceConf;
+import io.vivace.scheduler.JobRun;
+import io.vivace.submit.Submission;
+import io.vivace.submit.SubmissionLoader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.ClusterMetrics;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskTrackerInfo;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The jobs of a session, and Hadoop's job client protocol over them, as the session's application
+ * master serves it to job clients: a job is staged on the cluster's file system as for MapReduce on
+ * YARN, read back here ({@link SubmissionLoader}), scheduled by its {@link JobRun}, run by the
+ * session's executors ({@link Dispatcher}).
+ */
+final class SessionJobs extends JobsClientProtocol {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionJobs.class);
+  /** Finished jobs kept for status queries. */
+  private static final int RETAINED_JOBS = 1000;
+
+  private final Configuration conf;
+  private final Dispatcher dispatcher;
+  private final String clusterId;
+  private final long killWaitMillis;
+  private final AtomicInteger nextJobNumber = new AtomicInteger();
+  private final Map<String, JobRun> jobs = new LinkedHashMap<>();
+  private final java.io.File localHistory;
+  private final Path history;
+  private int submitted;
+  private long lastActivityNanos = System.nanoTime();
+  private volatile String trackingBase;
+
+  /**
+   * {@code clusterId}: the first part of the session's job ids, unique to the session; jobs write
+   * their history into {@code localHistory}, and it is copied to {@code vivace.session.history.dir}
+   * on the cluster's file system when they end.
+   */
+  SessionJobs(Configuration conf, Dispatcher dispatcher, String clusterId, java.io.File localHistory) {
+    this.conf = conf;
+    this.dispatcher = dispatcher;
+    this.clusterId = clusterId;
+    this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 1000;
+    this.localHistory = localHistory;
+    this.history = new Path(VivaceConf.get(conf, "vivace.session.history.dir"));
+  }
+
+  /** Jobs are tracked at {@code base}{@code job/<id>} (the session's web page). */
+  void trackAt(String base) {
+    this.trackingBase = base;
+  }
+
+  @Override
+  public JobID getNewJobID() {
+    return new JobID(clusterId, nextJobNumber.incrementAndGet());
+  }
+
+  @Override
+  public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
+    Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
+    VivaceConf.check(submission.conf());
+    submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
+    commitOnlyAtTheEnd(submission.conf());
+    JobRun[] holder = new JobRun[1];
+    JobRun job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
+    holder[0] = job;
+    if (trackingBase != null) {
+      job.trackAt(trackingBase + "job/" + jobId);
+    }
+    synchronized (this) {
+      jobs.put(job.id().toString(), job);
+      submitted++;
+      lastActivityNanos = System.nanoTime();
+    }
+    LOG.info("Job " + jobId + " submitted by " + UserGroupInformation.getCurrentUser().getShortUserName());
+    job.start();
+    return job.status();
+  }
+
+  /**
+   * Hadoop's file output committer writes a task's output straight into the output folder with its
+   * algorithm 2 (Hadoop 3's default), so a job whose session died half-way would leave part of its
+   * output there. Unless the job chose an algorithm itself, a session's jobs use algorithm 1: task
+   * outputs stay under {@code _temporary} until the job commits.
+   */
+  private static void commitOnlyAtTheEnd(Configuration jobConf) {
+    String key = "mapreduce.fileoutputcommitter.algorithm.version";
+    String[] sources = jobConf.getPropertySources(key);
+    boolean chosenByTheJob = sources != null && java.util.Arrays.stream(sources)
+        .anyMatch(s -> !s.endsWith("-default.xml") && !s.endsWith("job.xml"));
+    if (!chosenByTheJob) {
+      jobConf.setInt(key, 1);
+    }
+  }
+
+  private void finished(JobRun job) {
+    try {
+      FileSystem fs = history.getFileSystem(conf);
+      fs.mkdirs(history);
+      fs.copyFromLocalFile(true, true, new Path(job.historyFile().getAbsolutePath()),
+          new Path(history, job.historyFile().getName()));
+    } catch (IOException e) {
+      LOG.warn("could not copy the history of " + job.id() + " to " + history + ": " + e);
+    }
+    synchronized (this) {
+      retire();
+    }
+  }
+
+  private void retire() {
+    lastActivityNanos = System.nanoTime();
+    if (jobs.size() > RETAINED_JOBS) {
+      jobs.values().removeIf(j -> j.isComplete() && jobs.size() > RETAINED_JOBS);
+    }
+  }
+
+  /** Whether no job runs and none ended or was submitted for {@code idleNanos}. */
+  synchronized boolean idleFor(long now, long idleNanos) {
+    for (JobRun job : jobs.values()) {
+      if (!job.isComplete()) {
+        return false;
+      }
+    }
+    return now - lastActivityNanos > idleNanos;
+  }
+
+  /** Kills every running job (the session is ending). */
+  void killAll(String reason) {
+    for (JobRun job : jobs()) {
+      job.terminate(reason);
+    }
+  }
+
+  @Override
+  protected synchronized JobRun job(JobID id) {
+    return jobs.get(id.toString());
+  }
+
+  @Override
+  protected synchronized List<JobRun> jobs() {
+    return new ArrayList<>(jobs.values());
+  }
+
+  @Override
+  protected long killWaitMillis() {
+    return killWaitMillis;
+  }
+
+  /** Every job's timeouts, for the monitor. */
+  void watch(long now) {
+    for (JobRun job : jobs()) {
+      if (!job.isComplete()) {
+        job.watch(now);
+      }
+    }
+  }
+
+  @Override
+  public ClusterMetrics getClusterMetrics() {
+    int executors = dispatcher.executorCount();
+    int runningMaps = runningTasks(TaskType.MAP);
+    int runningReduces = runningTasks(TaskType.REDUCE);
+    int slots = dispatcher.slots();
+    int submittedJobs;
+    synchronized (this) {
+      submittedJobs = submitted;
+    }
+    return new ClusterMetrics(runningMaps, runningReduces, runningMaps, runningReduces, 0, 0, slots, slots,
+        submittedJobs, executors, 0, 0);
+  }
+
+  @Override
+  public TaskTrackerInfo[] getActiveTrackers() {
+    List<TaskTrackerInfo> trackers = new ArrayList<>();
+    for (String name : dispatcher.executorNames()) {
+      trackers.add(new TaskTrackerInfo(name));
+    }
+    return trackers.toArray(new TaskTrackerInfo[0]);
+  }
+
+  @Override
+  public String getFilesystemName() throws IOException {
+    return FileSystem.get(conf).getUri().toString();
+  }
+
+  /** As MapReduce on YARN stages: {@code yarn.app.mapreduce.am.staging-dir/<user>/.staging}. */
+  @Override
+  public String getStagingAreaDir() throws IOException {
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    Path dir = new Path(conf.get(MRJobConfig.MR_AM_STAGING_DIR, MRJobConfig.DEFAULT_MR_AM_STAGING_DIR),
+        user + "/.staging");
+    return dir.getFileSystem(conf).makeQualified(dir).toString();
+  }
+
+  @Override
+  public String getSystemDir() throws IOException {
+    Path dir = new Path(conf.get(MRJobConfig.MR_AM_STAGING_DIR, MRJobConfig.DEFAULT_MR_AM_STAGING_DIR),
+        "vivace-system");
+    return dir.getFileSystem(conf).makeQualified(dir).toString();
+  }
+
+  @Override
+  public String getJobHistoryDir() throws IOException {
+    return history.getFileSystem(conf).makeQualified(history).toString();
+  }
+}

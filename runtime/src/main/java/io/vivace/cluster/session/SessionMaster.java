@@ -1,0 +1,155 @@
+package io.vivace.cluster.session;
+
+import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionCredentials;
+import io.vivace.cluster.security.SessionSecretStore;
+import io.vivace.conf.VivaceConf;
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.security.PrivilegedExceptionAction;
+import java.util.Iterator;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The application master of a Vivace session on YARN: it serves Hadoop's job client protocol to the
+ * session owner's clients and runs their jobs, many at once and one after another, on executor JVMs
+ * it keeps warm in YARN containers ({@link ExecutorContainers}, {@link Dispatcher}); it ends when it
+ * has been idle for {@code vivace.session.idle.timeout.ms}, or when asked.
+ */
+public final class SessionMaster {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionMaster.class);
+  private static final long MONITOR_INTERVAL_MILLIS = 100;
+  private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
+
+  private SessionMaster() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
+    conf.set(MRConfig.LOCAL_DIR, System.getenv(Environment.LOCAL_DIRS.name()));
+    ContainerId container = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
+    ApplicationId application = container.getApplicationAttemptId().getApplicationId();
+    String host = System.getenv(Environment.NM_HOST.name());
+    SessionAccess session = SessionCredentials.ofCurrentUser();
+
+    ExecutorService steps = Executors.newFixedThreadPool(2, daemonThreads("vivace-session-step-"));
+    Dispatcher dispatcher = new Dispatcher(steps, VivaceConf.getLong(conf, "vivace.session.locality.wait.ms"),
+        new Locality(conf));
+    SessionJobs jobs = new SessionJobs(conf, dispatcher,
+        application.getClusterTimestamp() + String.format("%04d", application.getId()),
+        new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace-history"));
+    RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, session, jobs, dispatcher);
+    server.start();
+    int port = server.getListenerAddress().getPort();
+    SessionWeb web = new SessionWeb("0.0.0.0", jobs, dispatcher, "Vivace session " + application + " of "
+        + session.owner());
+    String trackingUrl = "http://" + host + ":" + web.port() + "/";
+    jobs.trackAt(trackingUrl);
+    LOG.info("Vivace session " + application + " of " + session.owner() + " serves clients and executors at "
+        + host + ":" + port);
+
+    ExecutorContainers containers = new ExecutorContainers(new ExecutorContainers.Settings(
+        VivaceConf.getInt(conf, "vivace.session.executors.min"),
+        VivaceConf.getInt(conf, "vivace.session.executors.max"),
+        VivaceConf.getInt(conf, "vivace.session.executor.memory.mb"),
+        VivaceConf.getInt(conf, "vivace.session.executor.vcores"),
+        VivaceConf.getInt(conf, "vivace.session.executor.slots"),
+        VivaceConf.getLong(conf, "vivace.session.executor.idle.timeout.ms") * 1_000_000L,
+        host + ":" + port),
+        ContainerSpec.decode(System.getenv(ContainerSpec.ENV)), executorTokens(session), dispatcher, conf);
+    containers.start(host, port, trackingUrl);
+
+    long idleNanos = VivaceConf.getLong(conf, "vivace.session.idle.timeout.ms") * 1_000_000L;
+    long silenceNanos = VivaceConf.getLong(conf, "vivace.session.executor.silence.timeout.ms") * 1_000_000L;
+    String why;
+    while (true) {
+      Thread.sleep(MONITOR_INTERVAL_MILLIS);
+      long now = System.nanoTime();
+      jobs.watch(now);
+      for (int executor : dispatcher.silentExecutors(now, silenceNanos)) {
+        dispatcher.executorLost(executor, "it asked for no work for "
+            + silenceNanos / 1_000_000_000L + " s");
+      }
+      containers.balance(now);
+      if (containers.shutdownRequested()) {
+        why = "the ResourceManager asked the session to end";
+        break;
+      }
+      if (jobs.idleFor(now, idleNanos)) {
+        why = "idle for " + idleNanos / 1_000_000_000L + " s (vivace.session.idle.timeout.ms)";
+        break;
+      }
+    }
+    LOG.info("The session ends: " + why);
+    jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
+    long deadline = System.nanoTime() + SHUTDOWN_WAIT_MILLIS * 1_000_000L;
+    while (!jobs.idleFor(System.nanoTime(), 0) && System.nanoTime() < deadline) {
+      Thread.sleep(MONITOR_INTERVAL_MILLIS);
+    }
+    dispatcher.shutDown();
+    Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
+    containers.stop(FinalApplicationStatus.SUCCEEDED, "session ended: " + why);
+    server.stop();
+    web.stop();
+    forgetSession(conf, session);
+    steps.shutdownNow();
+    steps.awaitTermination(1, TimeUnit.SECONDS);
+    System.exit(0);
+  }
+
+  /** Removes the session's secret and files from the owner's home (as the owner). */
+  private static void forgetSession(YarnConfiguration conf, SessionAccess session) {
+    try {
+      UserGroupInformation.createRemoteUser(session.owner()).doAs((PrivilegedExceptionAction<Void>) () -> {
+        SessionSecretStore.forCluster(conf).delete(session.owner(), session.sessionId());
+        FileSystem fs = FileSystem.get(conf);
+        fs.delete(new Path(fs.getHomeDirectory(), ".vivace/sessions/" + session.sessionId()), true);
+        return null;
+      });
+    } catch (Exception e) {
+      LOG.warn("could not remove the session's files from the home of " + session.owner() + ": " + e);
+    }
+  }
+
+  /** The session's credentials without the master's own ResourceManager token, for its executors. */
+  private static ByteBuffer executorTokens(SessionAccess session) throws Exception {
+    Credentials credentials = new Credentials(UserGroupInformation.getCurrentUser().getCredentials());
+    for (Iterator<Token<?>> it = credentials.getAllTokens().iterator(); it.hasNext(); ) {
+      if (it.next().getKind().equals(AMRMTokenIdentifier.KIND_NAME)) {
+        it.remove();
+      }
+    }
+    return SessionCredentials.launchTokens(credentials, session);
+  }
+
+  static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + n.getAndIncrement());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

@@ -1,0 +1,200 @@
+package io.vivace.shuffle.net;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.vivace.segment.Segment;
+import io.vivace.shuffle.MapOutput;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An executor's shuffle server: answers a reducer's {@code GET} of one partition of one map
+ * attempt's output with the segment's stored bytes, as the map stored them (docs/shuffle.md).
+ * Every request must carry the HMAC of its parameters under its job's key ({@link ShuffleAuth});
+ * one without a valid MAC is refused (403) and counted ({@link #refused()}). The JDK's HTTP server,
+ * on a fixed pool of daemon threads, one per answer being sent.
+ */
+public final class MapOutputServer implements Closeable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MapOutputServer.class);
+  /** Hadoop's key for the threads of a NodeManager's shuffle server (0: twice the cores). */
+  static final String THREADS_KEY = "mapreduce.shuffle.max.threads";
+  private static final AtomicInteger SERVERS = new AtomicInteger();
+
+  private final MapOutputSource source;
+  private final Function<String, byte[]> jobKeys;
+  private final HttpServer server;
+  private final ExecutorService threads;
+  private final AtomicLong refused = new AtomicLong();
+  private final AtomicLong answered = new AtomicLong();
+  private final AtomicLong answeredBytes = new AtomicLong();
+
+  /**
+   * Starts serving on {@code address} (port 0: any free port, see {@link #port()}) with {@code
+   * threads} threads; {@code jobKeys} gives a job's shuffle key by its id, or null for a job this
+   * executor has no key for (its requests are refused).
+   */
+  public MapOutputServer(InetSocketAddress address, int threads, MapOutputSource source,
+                         Function<String, byte[]> jobKeys) throws IOException {
+    if (threads < 1) {
+      throw new IllegalArgumentException("a shuffle server needs at least one thread, not " + threads);
+    }
+    this.source = source;
+    this.jobKeys = jobKeys;
+    int number = SERVERS.incrementAndGet();
+    AtomicInteger threadNumber = new AtomicInteger();
+    this.threads = Executors.newFixedThreadPool(threads, body -> {
+      Thread t = new Thread(body, "vivace-shuffle-server-" + number + "-" + threadNumber.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      this.server = HttpServer.create(address, 0);
+    } catch (IOException e) {
+      this.threads.shutdown();
+      throw new IOException("cannot start the shuffle server on " + address + ": " + e.getMessage(), e);
+    }
+    server.createContext(ShuffleProtocol.PATH, this::answer);
+    server.setExecutor(this.threads);
+    server.start();
+  }
+
+  /**
+   * A server with Hadoop's {@code mapreduce.shuffle.max.threads} threads ({@code 0}, its default:
+   * twice the cores, as a NodeManager's shuffle server has).
+   */
+  public static MapOutputServer start(Configuration conf, InetSocketAddress address, MapOutputSource source,
+                                      Function<String, byte[]> jobKeys) throws IOException {
+    int threads = conf.getInt(THREADS_KEY, 0);
+    if (threads < 0) {
+      throw new IllegalArgumentException(THREADS_KEY + "=" + threads + ": must be 0 (twice the cores) or more");
+    }
+    return new MapOutputServer(address, threads == 0 ? 2 * Runtime.getRuntime().availableProcessors() : threads,
+        source, jobKeys);
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** Requests refused (403) for want of a valid MAC under their job's key, since the server started. */
+  public long refused() {
+    return refused.get();
+  }
+
+  /**
+   * Map output partitions answered (200, empty ones included), counted as their answer starts: one
+   * cut short counts too.
+   */
+  public long answered() {
+    return answered.get();
+  }
+
+  /** Stored bytes of the partitions answered. */
+  public long answeredBytes() {
+    return answeredBytes.get();
+  }
+
+  /** Stops at once: the port is closed, answers being sent are cut off. */
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+    try {
+      threads.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void answer(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      if (!"GET".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().set("Allow", "GET");
+        fail(exchange, 405, "only GET");
+        return;
+      }
+      MapOutputRequest request;
+      try {
+        request = MapOutputRequest.parse(exchange.getRequestURI().getRawQuery());
+      } catch (IllegalArgumentException e) {
+        fail(exchange, 400, e.getMessage());
+        return;
+      }
+      byte[] key = jobKeys.apply(request.jobId());
+      String mac = exchange.getRequestHeaders().getFirst(ShuffleProtocol.HEADER_REQUEST_MAC);
+      if (!ShuffleAuth.usable(key) || !ShuffleAuth.matches(ShuffleAuth.requestMac(key, request), mac)) {
+        long n = refused.incrementAndGet();
+        LOG.warn("Refused a shuffle request from {} ({} refused so far): {} for {}", exchange.getRemoteAddress(), n,
+            !ShuffleAuth.usable(key) ? "no key for its job" : mac == null ? "no MAC" : "wrong MAC", request);
+        fail(exchange, 403, "refused: no valid " + ShuffleProtocol.HEADER_REQUEST_MAC);
+        return;
+      }
+      MapOutput output;
+      try {
+        output = source.find(request.jobId(), request.mapIndex(), request.attemptId());
+      } catch (RuntimeException e) {
+        LOG.warn("Looking up {} failed", request, e);
+        fail(exchange, 500, "looking the output up failed: " + e);
+        return;
+      }
+      if (output == null || request.partition() >= output.partitions()) {
+        fail(exchange, 404, output == null ? "this executor holds no output of map " + request.mapIndex()
+            + " attempt " + request.attemptId() + " of " + request.jobId()
+            : "map " + request.mapIndex() + " has " + output.partitions() + " partitions: no partition "
+            + request.partition());
+        return;
+      }
+      send(exchange, request, mac, key, output.partition(request.partition()));
+    }
+  }
+
+  private void send(HttpExchange exchange, MapOutputRequest request, String mac, byte[] key, Segment segment)
+      throws IOException {
+    long length = segment == null ? 0 : segment.length();
+    boolean compressed = segment != null && segment.codec().compresses();
+    var headers = exchange.getResponseHeaders();
+    headers.set(ShuffleProtocol.HEADER_JOB, request.jobId());
+    headers.set(ShuffleProtocol.HEADER_MAP, Integer.toString(request.mapIndex()));
+    headers.set(ShuffleProtocol.HEADER_ATTEMPT, request.attemptId());
+    headers.set(ShuffleProtocol.HEADER_PARTITION, Integer.toString(request.partition()));
+    headers.set(ShuffleProtocol.HEADER_LENGTH, Long.toString(length));
+    headers.set(ShuffleProtocol.HEADER_COMPRESSED, Boolean.toString(compressed));
+    headers.set(ShuffleProtocol.HEADER_ANSWER_MAC, ShuffleAuth.answerMac(key, mac, length, compressed));
+    headers.set("Content-Type", "application/octet-stream");
+    answered.incrementAndGet();
+    answeredBytes.addAndGet(length);
+    // -1: no body (0 would mean a chunked one)
+    exchange.sendResponseHeaders(200, length == 0 ? -1 : length);
+    if (segment != null) {
+      try (OutputStream body = exchange.getResponseBody()) {
+        segment.copyStoredBytesTo(body);
+      } catch (IOException | RuntimeException e) {
+        // the reducer sees a cut answer and tries again; a released segment is gone by then (404)
+        LOG.warn("Serving {} to {} failed: {}", request, exchange.getRemoteAddress(), e.toString());
+      }
+    }
+  }
+
+  private static void fail(HttpExchange exchange, int status, String message) throws IOException {
+    byte[] text = (message + "\n").getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(status, text.length);
+    try (OutputStream body = exchange.getResponseBody()) {
+      body.write(text);
+    }
+  }
+}
