@@ -4,16 +4,16 @@ and what Tez cannot run refused by `vivace lab check` with the spec's line, befo
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
-import psutil
 import pytest
 from fastapi.testclient import TestClient
 
-from test_study_cli import lab, write_spec
+from test_study_cli import _processes_mentioning, lab, write_spec
 from vivace_lab import machine
 from vivace_lab.store import Store
 from vivace_lab.web import create_app
@@ -80,7 +80,8 @@ def test_yarn_and_tez_share_a_two_node_cluster_validated_and_stored_with_its_sha
     assert conf["yarn.nodemanager.resource.memory-mb"] == "2048"
     assert conf["mapreduce.map.memory.mb"] == conf["yarn.app.mapreduce.am.resource.mb"] == "512"
     assert _conf(home / "minicluster" / "client-conf-tez.xml")["tez.lib.uris"].endswith("/apps/tez-0.10.5")
-    assert not _processes_with(str(home / "minicluster")), "the mini-cluster stopped with the study"
+    assert not _processes_mentioning(str(home / "minicluster"), exclude=os.getpid()), \
+        "the mini-cluster stopped with the study"
 
 
 def test_lab_check_refuses_a_workload_tez_cannot_run_with_its_line(tmp_path):
@@ -106,13 +107,3 @@ def _conf(path: Path) -> dict[str, str]:
     root = ElementTree.parse(path).getroot()
     return {prop.findtext("name"): prop.findtext("value") for prop in root.iter("property")}
 
-
-def _processes_with(text: str) -> list[psutil.Process]:
-    found = []
-    for process in psutil.process_iter(["cmdline"]):
-        try:
-            if any(text in part for part in (process.info["cmdline"] or [])):
-                found.append(process)
-        except psutil.Error:
-            pass
-    return found
