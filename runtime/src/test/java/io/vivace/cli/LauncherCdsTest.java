@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its own: a copy of the script, the root pom and conf/, and a "build" made of this module's
  * classes as the runtime jar and the test class path's jars as its dependencies.
  */
+@Tag("slow")
 class LauncherCdsTest {
 
   @TempDir
