@@ -583,6 +583,8 @@ def git(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 def git_describe(checkout: Path) -> str:
     """The commit a checkout is at, "-dirty" when it has changes; "" outside git."""
+    if not checkout.is_dir():
+        return ""
     described = git("describe", "--always", "--dirty", "--abbrev=12", cwd=checkout)
     return described.stdout.strip() if described.returncode == 0 else ""
 
