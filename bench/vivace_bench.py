@@ -144,6 +144,7 @@ class Run:
     detail: str = ""
     metrics: dict = field(default_factory=dict)   # the workload's own JSON report, if it writes one
     counters: dict = field(default_factory=dict)  # SHUFFLE_COUNTERS as the job client logged them
+    cpu_s: float = 0.0         # user + system CPU seconds of the process (less noisy than wall time)
 
 
 @dataclass
@@ -446,8 +447,8 @@ class Bench:
             metrics = {"wall_s": seconds, "cpu_s_per_gb": cpu / (workload.input_bytes / 1e9)}
         counters = logged_counters(run_dir / "job.log") if workload.name.split("+")[0] in SHUFFLING else {}
         run = Run(workload.name, workload.size, system.name, repeat, seconds, rss, not detail, detail,
-                  metrics, counters)
-        log(f"  {workload.name:10} {system.name:14} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB"
+                  metrics, counters, cpu)
+        log(f"  {workload.name:10} {system.name:14} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB  {cpu:7.2f} CPU s"
             + "".join(f"  {m.label} {metric_value(run, m):.2f} {m.unit}"
                       for m in workload.metrics if run.ok)
             + (f"  FAILED: {detail}" if detail else ""))
