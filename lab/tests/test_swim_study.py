@@ -80,6 +80,7 @@ def test_a_missing_trace_exits_2_through_the_cli(tmp_path):
     assert "SWIMProjectUCB/SWIM" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_tiny_synthetic_replay_end_to_end(tmp_path):
     done = lab(tmp_path / "home", "swim", "--synthetic", "4", "--engines", "vivace,hadoop-local",
                "--scale", "1e-7", "--block-size", "64KiB", "--pool-partitions", "8", "--gap-compression", "10")

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,6 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * against {@code output / 100} where the shuffle too has at least 10,000 records (job5 turns ~10
  * shuffled records into ~17,000 output records: its output varies with the shuffle's draw).
  */
+@Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class SwimReplayTest {
