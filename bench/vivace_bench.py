@@ -1,5 +1,6 @@
 """Runs MapReduce workloads on Vivace and on Apache's LocalJobRunner, back to back and alternating,
 on identical input, and reports each system's median wall time and peak RSS and their ratio.
+With --baseline REF the second system is instead another revision of Vivace, built in a git worktree.
 
 Every run is a fresh `./vivace jar ...` process (JVM start included), timed by wall clock; its
 peak resident set size comes from the kernel's accounting of that process (wait4's ru_maxrss).
@@ -45,15 +46,27 @@ CLIENT_POLLING = [
     "-D", "mapreduce.client.completion.pollinterval=5",
 ]
 
+VIVACE_OPTIONS = ["-D", "mapreduce.framework.name=vivace", *CLIENT_POLLING]
 # Apache's local runner with its best settings on a 2-core machine (see ../shared/PEERS.md).
-SYSTEMS = {
-    "vivace": ["-D", "mapreduce.framework.name=vivace", *CLIENT_POLLING],
-    "hadoop-local": [
-        "-D", "mapreduce.framework.name=local", *CLIENT_POLLING,
-        "-D", "mapreduce.local.map.tasks.maximum=2",
-        "-D", "mapreduce.local.reduce.tasks.maximum=2",
-    ],
-}
+LOCAL_OPTIONS = [
+    "-D", "mapreduce.framework.name=local", *CLIENT_POLLING,
+    "-D", "mapreduce.local.map.tasks.maximum=2",
+    "-D", "mapreduce.local.reduce.tasks.maximum=2",
+]
+
+
+@dataclass(frozen=True)
+class System:
+    """One side of the comparison: the launcher that starts its jobs and the options they get."""
+    name: str            # in the results JSON and the run directories' names
+    column: str          # the table's heading
+    launcher: Path       # a `vivace` script
+    options: list[str]   # generic options of every job
+    engine: str          # "vivace" or "local": the latency bench's sleep maps (LATENCY_SCALES)
+
+
+CURRENT = System("vivace", "vivace", VIVACE, VIVACE_OPTIONS, "vivace")
+HADOOP_LOCAL = System("hadoop-local", "local", VIVACE, LOCAL_OPTIONS, "local")
 
 # --codecs: short name -> Hadoop codec class for mapreduce.map.output.compress.codec ("none": off).
 # These work without libhadoop (Snappy and LZ4 through snappy-java and lz4-java).
@@ -95,11 +108,11 @@ KMEANS_PROFILES = {"tiny": "tiny", "default": "small", "large": "large"}  # HiBe
 PAGERANK_PAGES = {"tiny": 5_000, "default": 500_000, "large": 5_000_000}  # HiBench small..huge
 
 LATENCY_SCALES = {
-    # name: warm-up empty jobs, timed empty jobs, sleep maps per system (LocalJobRunner runs
+    # name: warm-up empty jobs, timed empty jobs, sleep maps per engine (LocalJobRunner runs
     # ~60-100 tasks/s, so it gets fewer maps to keep the run short)
-    "tiny": (5, 20, {"vivace": 2000, "hadoop-local": 200}),
-    "default": (20, 200, {"vivace": 20_000, "hadoop-local": 2000}),
-    "large": (20, 1000, {"vivace": 100_000, "hadoop-local": 5000}),
+    "tiny": (5, 20, {"vivace": 2000, "local": 200}),
+    "default": (20, 200, {"vivace": 20_000, "local": 2000}),
+    "large": (20, 1000, {"vivace": 100_000, "local": 5000}),
 }
 
 
@@ -109,7 +122,7 @@ class Metric:
     label: str
     path: tuple[str, ...]      # keys into the JSON report
     unit: str
-    higher_is_better: bool     # rates: the ratio is vivace/local; times: local/vivace
+    higher_is_better: bool     # rates: the ratio is current/other; times: other/current
     size: str                  # the table's size column
 
 
@@ -132,6 +145,7 @@ class Run:
     detail: str = ""
     metrics: dict = field(default_factory=dict)   # the workload's own JSON report, if it writes one
     counters: dict = field(default_factory=dict)  # SHUFFLE_COUNTERS as the job client logged them
+    cpu_s: float = 0.0         # user + system CPU seconds of the process (less noisy than wall time)
 
 
 @dataclass
@@ -200,14 +214,16 @@ def examples_jar() -> str:
     return str(EXAMPLES_JAR)
 
 
-def vivace_jar(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
-    seconds, rss, status, _ = vivace_jar_cpu(args, system_options, env, log_file)
+def vivace_jar(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path,
+               launcher: Path = VIVACE):
+    seconds, rss, status, _ = vivace_jar_cpu(args, system_options, env, log_file, launcher)
     return seconds, rss, status
 
 
-def vivace_jar_cpu(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path):
+def vivace_jar_cpu(args: list[str], system_options: list[str], env: dict[str, str], log_file: Path,
+                   launcher: Path = VIVACE):
     # Generic options must come right after the program name (or class), before its arguments.
-    return run_process_cpu([str(VIVACE), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
+    return run_process_cpu([str(launcher), "jar", *args[:2], *system_options, *args[2:]], env, log_file)
 
 
 def directory_digest(path: Path) -> str:
@@ -221,14 +237,17 @@ def directory_digest(path: Path) -> str:
 
 
 class Bench:
-    def __init__(self, options: argparse.Namespace):
+    def __init__(self, options: argparse.Namespace, other: System = HADOOP_LOCAL):
         self.options = options
+        self.systems = [CURRENT, other]   # the first is this checkout's Vivace
+        self.commits = {s.name: git_describe(s.launcher.parent) for s in self.systems}
         self.work = Path(options.work_dir).resolve()
         self.data = self.work / "data"
         self.runs_dir = self.work / "runs"
         self.env = dict(os.environ, VIVACE_HEAPSIZE=options.heap)
         self.examples = examples_jar()
         self.runs: list[Run] = []
+        self.load_at_start = os.getloadavg()
         self.metrics: dict[str, list[Metric]] = {}   # workload name -> rows from its report
 
     # ---- input data, generated once per parameter set and reused -----------------------
@@ -242,7 +261,7 @@ class Bench:
             shutil.rmtree(target)
         self.data.mkdir(parents=True, exist_ok=True)
         log(f"generating {name}")
-        seconds, _, status = vivace_jar([*args[:2], *args[2:], str(target)], SYSTEMS["vivace"],
+        seconds, _, status = vivace_jar([*args[:2], *args[2:], str(target)], VIVACE_OPTIONS,
                                         self.env, self.data / f"{name}.log")
         if status != 0:
             raise SystemExit(f"generating {name} failed; see {self.data / (name + '.log')}")
@@ -305,12 +324,12 @@ class Bench:
                                    [str(WORKLOADS_JAR), EMPTY_JOB]))
         if "latency" in chosen:
             warmup, runs, sleep_maps = LATENCY_SCALES[self.options.scale]
-            maps = f"{sleep_maps['vivace']}/{sleep_maps['hadoop-local']} maps"
+            maps = "/".join(str(sleep_maps[s.engine]) for s in self.systems) + " maps"
             result.append(Workload(
                 "latency", f"{runs} empty jobs, {maps}",
                 [str(WORKLOADS_JAR), LATENCY_BENCH, "-warmup", str(warmup), "-runs", str(runs),
                  "-json", "{run}/latency.json"],
-                system_args={system: ["-m", str(n)] for system, n in sleep_maps.items()},
+                system_args={s.name: ["-m", str(sleep_maps[s.engine])] for s in self.systems},
                 report="latency.json",
                 metrics=[Metric("empty-job latency", ("empty_job", "median_ms"), "ms", False,
                                 f"ms, median of {runs}"),
@@ -381,7 +400,7 @@ class Bench:
 
     def plasma_validate(self, workload: Workload, system: str, lines: Path, out: Path) -> str:
         _, _, status = vivace_jar([str(WORKLOADS_JAR), PLASMA + "PlasmaValidate", str(lines), str(out)],
-                                  SYSTEMS["vivace"], self.env, out.parent / (out.name + "-validate.log"))
+                                  VIVACE_OPTIONS, self.env, out.parent / (out.name + "-validate.log"))
         if status != 0:
             return f"plasmavalidate failed, see {out.parent / (out.name + '-validate.log')}"
         return self.same_output(workload, system, out)
@@ -389,7 +408,7 @@ class Bench:
     def teravalidate(self, workload: Workload, system: str, out: Path) -> str:
         report = out.parent / (out.name + "-validate")
         _, _, status = vivace_jar([self.examples, "teravalidate", str(out), str(report)],
-                                  SYSTEMS["vivace"], self.env, out.parent / (out.name + "-validate.log"))
+                                  VIVACE_OPTIONS, self.env, out.parent / (out.name + "-validate.log"))
         text = "".join(p.read_text() for p in report.glob("part-*")) if status == 0 else ""
         shutil.rmtree(report, ignore_errors=True)
         if status != 0 or "error" in text or "checksum" not in text:
@@ -405,19 +424,19 @@ class Bench:
 
     # ---- running -----------------------------------------------------------------------------
 
-    def run_once(self, workload: Workload, system: str, repeat: int) -> Run:
-        run_dir = self.runs_dir / f"{workload.name}-{system}-{repeat}"
+    def run_once(self, workload: Workload, system: System, repeat: int) -> Run:
+        run_dir = self.runs_dir / f"{workload.name}-{system.name}-{repeat}"
         shutil.rmtree(run_dir, ignore_errors=True)
         run_dir.mkdir(parents=True)
         out = run_dir / "out"
         args = [a.replace("{out}", str(out)).replace("{run}", str(run_dir))
-                for a in workload.args + workload.system_args.get(system, [])]
+                for a in workload.args + workload.system_args.get(system.name, [])]
         extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
-        seconds, rss, status, cpu = vivace_jar_cpu(args, SYSTEMS[system] + workload.options + extra,
-                                                   self.env, run_dir / "job.log")
+        seconds, rss, status, cpu = vivace_jar_cpu(args, system.options + workload.options + extra,
+                                                   self.env, run_dir / "job.log", system.launcher)
         detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
         if status == 0 and workload.validate is not None and repeat == 0:
-            detail = workload.validate(workload, system, out)
+            detail = workload.validate(workload, system.name, out)
         metrics = {}
         if status == 0 and workload.report is not None:
             try:
@@ -427,9 +446,9 @@ class Bench:
         if workload.input_bytes:
             metrics = {"wall_s": seconds, "cpu_s_per_gb": cpu / (workload.input_bytes / 1e9)}
         counters = logged_counters(run_dir / "job.log") if workload.name.split("+")[0] in SHUFFLING else {}
-        run = Run(workload.name, workload.size, system, repeat, seconds, rss, not detail, detail,
-                  metrics, counters)
-        log(f"  {workload.name:10} {system:13} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB"
+        run = Run(workload.name, workload.size, system.name, repeat, seconds, rss, not detail, detail,
+                  metrics, counters, cpu)
+        log(f"  {workload.name:10} {system.name:14} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB  {cpu:7.2f} CPU s"
             + "".join(f"  {m.label} {metric_value(run, m):.2f} {m.unit}"
                       for m in workload.metrics if run.ok)
             + (f"  FAILED: {detail}" if detail else ""))
@@ -442,7 +461,7 @@ class Bench:
             self.metrics[workload.name] = workload.metrics
             log(f"{workload.name} ({workload.size}), {self.options.repeats} repeats, alternating")
             for repeat in range(self.options.repeats):
-                order = list(SYSTEMS) if repeat % 2 == 0 else list(reversed(SYSTEMS))
+                order = self.systems if repeat % 2 == 0 else list(reversed(self.systems))
                 for system in order:
                     self.runs.append(self.run_once(workload, system, repeat))
 
@@ -456,7 +475,7 @@ class Bench:
                 rows.extend(self.metric_row(metric, runs) for metric in self.metrics[name])
                 continue
             row = {"workload": name, "size": runs[0].size}
-            for system in SYSTEMS:
+            for system in self.system_names():
                 mine = [r for r in runs if r.system == system and r.ok]
                 row[system] = {
                     "median_s": statistics.median(r.seconds for r in mine) if mine else None,
@@ -465,16 +484,18 @@ class Bench:
                     "peak_rss_mb": max((r.peak_rss_mb for r in mine), default=None),
                     "failed": sum(1 for r in runs if r.system == system and not r.ok),
                 }
-            v, h = row["vivace"]["median_s"], row["hadoop-local"]["median_s"]
-            row["speedup"] = h / v if v and h else None
+            current, other = (row[s]["median_s"] for s in self.system_names())
+            row["speedup"] = other / current if current and other else None
             rows.append(row)
         return rows
 
     def metric_row(self, metric: Metric, runs: list[Run]) -> dict:
         """A table row for one number of a workload's report: median over repeats, per system."""
+        current_column, other_column = (s.column for s in self.systems)
         row = {"workload": metric.label, "size": metric.size, "unit": metric.unit,
-               "ratio": "vivace/local" if metric.higher_is_better else "local/vivace"}
-        for system in SYSTEMS:
+               "ratio": (f"{current_column}/{other_column}" if metric.higher_is_better
+                         else f"{other_column}/{current_column}")}
+        for system in self.system_names():
             mine = [r for r in runs if r.system == system and r.ok]
             values = [metric_value(r, metric) for r in mine]
             row[system] = {
@@ -484,32 +505,40 @@ class Bench:
                 "peak_rss_mb": max((r.peak_rss_mb for r in mine), default=None),
                 "failed": sum(1 for r in runs if r.system == system and not r.ok),
             }
-        v, h = row["vivace"]["median"], row["hadoop-local"]["median"]
-        row["speedup"] = (v / h if metric.higher_is_better else h / v) if v and h else None
+        current, other = (row[s]["median"] for s in self.system_names())
+        row["speedup"] = ((current / other if metric.higher_is_better else other / current)
+                          if current and other else None)
         return row
 
+    def system_names(self) -> list[str]:
+        return [s.name for s in self.systems]
+
     def print_table(self, rows: list[dict]) -> None:
-        header = (f"{'workload':17} {'size':18} {'vivace (min..max)':24} {'RSS MB':>7} "
-                  f"{'local (min..max)':24} {'RSS MB':>7} {'speedup':>8}")
+        headings = [f"{s.column} (min..max)" for s in self.systems]
+        width = max(24, *(len(h) for h in headings))
+        header = (f"{'workload':17} {'size':18} "
+                  + " ".join(f"{h:{width}} {'RSS MB':>7}" for h in headings) + f" {'speedup':>8}")
         print(header)
         print("-" * len(header))
         for row in rows:
             digits = 0 if row.get("unit") == "tasks/s" else 2
             cells = []
-            for system in SYSTEMS:
+            for system in self.system_names():
                 s = row[system]
                 median, low, high = (s["median"], s["min"], s["max"]) if "unit" in row else (
                     s["median_s"], s["min_s"], s["max_s"])
                 if median is None:
-                    cells.append(f"{'failed':24} {'':>7}")
+                    cells.append(f"{'failed':{width}} {'':>7}")
                 else:
                     spread = f"{median:.{digits}f} ({low:.{digits}f}..{high:.{digits}f})"
-                    cells.append(f"{spread:24} {s['peak_rss_mb']:7.0f}")
+                    cells.append(f"{spread:{width}} {s['peak_rss_mb']:7.0f}")
             ratio = f"{row['speedup']:.2f}x" if row["speedup"] else "-"
             print(f"{row['workload']:17} {row['size']:18} {cells[0]} {cells[1]} {ratio:>8}")
+        current, other = (s.column for s in self.systems)
+        faster = "Vivace" if self.systems[1] is HADOOP_LOCAL else "this checkout's build"
         print("Times in seconds (JVM start included) unless the size column names another unit;"
-              " tasks/s is a rate.\nspeedup: local/vivace for times, vivace/local for rates;"
-              " above 1x, Vivace is faster.")
+              f" tasks/s is a rate.\nspeedup: {other}/{current} for times, {current}/{other} for rates;"
+              f" above 1x, {faster} is faster.")
 
     def print_shuffle_bytes(self) -> None:
         """Map output bytes before and after compression, per shuffling workload and system."""
@@ -519,7 +548,7 @@ class Bench:
         print(f"\n{'workload':17} {'system':13} {'map output MB':>14} {'materialized MB':>16} "
               f"{'ratio':>6} {'FILE written MB':>16}")
         for name in names:
-            for system in SYSTEMS:
+            for system in self.system_names():
                 mine = [r for r in self.runs if r.workload == name and r.system == system and r.ok
                         and "Map output materialized bytes" in r.counters]
                 if not mine:
@@ -539,11 +568,80 @@ class Bench:
         path = results / f"bench-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
         path.write_text(json.dumps({
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+            "load_average": {"start": self.load_at_start, "end": os.getloadavg()},
+            "systems": [{"name": s.name, "launcher": str(s.launcher), "commit": self.commits[s.name]}
+                        for s in self.systems],
             "options": vars(self.options),
             "summary": rows,
             "runs": [r.__dict__ for r in self.runs],
         }, indent=2))
         return path
+
+
+def git(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+
+def git_describe(checkout: Path) -> str:
+    """The commit a checkout is at, "-dirty" when it has changes; "" outside git."""
+    if not checkout.is_dir():
+        return ""
+    described = git("describe", "--always", "--dirty", "--abbrev=12", cwd=checkout)
+    return described.stdout.strip() if described.returncode == 0 else ""
+
+
+class BaselineBuild:
+    """Another revision of this repository, checked out in a git worktree of its own under the work
+    directory and built there (`mvn -B -q -DskipTests package`); its jobs run through its own
+    `vivace` launcher, as that revision ships, class data sharing archive included."""
+
+    def __init__(self, ref: str, work: Path):
+        commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+        if commit.returncode != 0:
+            raise ValueError(f"--baseline {ref}: not a commit of the repository at {ROOT}")
+        self.ref = ref
+        self.commit = commit.stdout.strip()
+        self.short = git("rev-parse", "--short", self.commit).stdout.strip()
+        self.checkout = work / f"baseline-{self.short}"
+        self.log_file = work / f"baseline-{self.short}-build.log"
+
+    def system(self) -> System:
+        label = f"vivace@{self.short}"
+        return System(label, label, self.checkout / "vivace", VIVACE_OPTIONS, "vivace")
+
+    def prepare(self) -> None:
+        """Checks the revision out (or reuses a checkout of it that --keep left) and builds it."""
+        if self.checkout.exists():
+            at = git("rev-parse", "HEAD", cwd=self.checkout).stdout.strip()
+            if at != self.commit or git_describe(self.checkout).endswith("-dirty"):
+                raise SystemExit(f"{self.checkout} exists but is not a clean checkout of {self.commit};"
+                                 f" remove it (git worktree remove --force {self.checkout})")
+            log(f"baseline {self.ref}: reusing {self.checkout}")
+        else:
+            self.checkout.parent.mkdir(parents=True, exist_ok=True)
+            added = git("worktree", "add", "--detach", str(self.checkout), self.commit)
+            if added.returncode != 0:
+                raise SystemExit(f"git worktree add {self.checkout} {self.commit} failed:\n{added.stderr.strip()}")
+            log(f"baseline {self.ref}: checked out {self.commit} in {self.checkout}")
+        log(f"baseline {self.ref}: building (mvn -B -q -DskipTests package; log {self.log_file})")
+        with open(self.log_file, "wb") as out:
+            built = subprocess.run(["mvn", "-B", "-q", "-DskipTests", "package"], cwd=self.checkout,
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        if built.returncode != 0:
+            raise SystemExit(f"building {self.ref} ({self.commit}) in {self.checkout} failed; see {self.log_file}")
+        # its launcher agrees that the build is current (else it would build again, timed)
+        with open(self.log_file, "ab") as out:
+            listed = subprocess.run([str(self.checkout / "vivace"), "classpath"], stdout=subprocess.DEVNULL,
+                                    stderr=out, stdin=subprocess.DEVNULL)
+        if listed.returncode != 0:
+            raise SystemExit(f"`{self.checkout / 'vivace'} classpath` failed; see {self.log_file}")
+
+    def remove(self) -> None:
+        removed = git("worktree", "remove", "--force", str(self.checkout))
+        if removed.returncode != 0:
+            shutil.rmtree(self.checkout, ignore_errors=True)
+            git("worktree", "prune")
+        log(f"baseline {self.ref}: removed {self.checkout}")
 
 
 # --size: workloads whose input size can be set alone (terasort's in bytes, 100 per row).
@@ -634,7 +732,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
     parser.add_argument("--work-dir", default=str(ROOT / "bench" / "work"),
                         help="inputs, runs and results JSON (default: bench/work)")
-    parser.add_argument("--keep", action="store_true", help="keep each run's output and log")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="compare with Vivace at git revision REF of this repository (a commit,"
+                             " branch or tag) instead of Apache's LocalJobRunner: REF is checked out"
+                             " in a git worktree under the work directory, built there and run by its"
+                             " own launcher, as vivace@<commit>")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each run's output and log, and the --baseline worktree (reused by"
+                             " the next run with the same REF)")
     options = parser.parse_args(argv)
     catalogue = driver_catalogue()
     if options.list:
@@ -650,19 +755,37 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [c for c in options.codecs.split(",") if c not in CODECS]
     if unknown:
         parser.error(f"unknown codec(s) {','.join(unknown)}; choose from {','.join(CODECS)}")
+    baseline = None
+    if options.baseline:
+        if os.environ.get("VIVACE_CLASSPATH"):
+            parser.error("--baseline: unset VIVACE_CLASSPATH; each build runs with its own class path")
+        try:
+            baseline = BaselineBuild(options.baseline, Path(options.work_dir).resolve())
+        except ValueError as e:
+            parser.error(str(e))
     subprocess.run([str(VIVACE), "classpath"], check=True, stdout=subprocess.DEVNULL)
     if not WORKLOADS_JAR.exists():
         raise SystemExit(f"{WORKLOADS_JAR} missing: build with `mvn -DskipTests package`")
-    bench = Bench(options)
-    bench.work.mkdir(parents=True, exist_ok=True)
-    # untimed: the first job after a build makes the launcher's class data archive (see ../vivace)
-    vivace_jar([str(WORKLOADS_JAR), EMPTY_JOB], SYSTEMS["vivace"], bench.env, bench.work / "first-job.log")
-    bench.run()
+    try:
+        if baseline is not None:
+            baseline.prepare()
+        bench = Bench(options, baseline.system() if baseline else HADOOP_LOCAL)
+        bench.work.mkdir(parents=True, exist_ok=True)
+        # untimed: the first job after a build makes the launcher's class data archive (see ../vivace)
+        for system in {s.launcher: s for s in bench.systems}.values():
+            vivace_jar([str(WORKLOADS_JAR), EMPTY_JOB], VIVACE_OPTIONS, bench.env,
+                       bench.work / f"first-job-{system.name}.log", system.launcher)
+        bench.run()
+    finally:
+        if baseline is not None and not options.keep:
+            baseline.remove()
     rows = bench.table()
     bench.print_table(rows)
     bench.print_shuffle_bytes()
     path = bench.write_json(rows)
-    print(f"\nresults: {path}")
+    start, end = bench.load_at_start[0], os.getloadavg()[0]
+    print(f"\nload average (1 min): {start:.2f} at the start, {end:.2f} at the end")
+    print(f"results: {path}")
     return 0 if all(r.ok for r in bench.runs) else 1
 
 

@@ -102,15 +102,3 @@ def test_the_study_workloads_run_validated_with_their_results(workload, params, 
     assert run.validation_status == "PASSED"
     assert 102_400 <= run.input_bytes <= 102_400 * 1.01, "within 1% of the size asked for"
     assert run.record["results"][result], run.record["results"]
-
-
-@pytest.mark.minicluster
-def test_the_swim_replays_cluster_shape_reaches_the_mini_cluster(yarn_engine):
-    from xml.etree import ElementTree
-
-    root = ElementTree.parse(yarn_engine.cluster.conf_file).getroot()
-    conf = {prop.findtext("name"): prop.findtext("value") for prop in root.iter("property")}
-    assert conf["yarn.nodemanager.resource.memory-mb"] == "4096"
-    assert conf["yarn.app.mapreduce.am.resource.mb"] == "512"
-    assert conf["mapreduce.map.memory.mb"] == conf["mapreduce.reduce.memory.mb"] == "512"
-    assert conf["yarn.scheduler.capacity.maximum-am-resource-percent"] == "0.5"

@@ -90,6 +90,16 @@ def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
     ("name: x\nengines: [vivace]\nworkloads:\n  - sleep: {engines: [hadoop-local]}\n", 4,
      "names engines the study does not list: hadoop-local"),
     ("name: x\nengines: [vivace]\nworkloads: [sleep\n", 4, "not valid YAML"),
+    ("name: x\nengines: [vivace, hadoop-tez]\nworkloads:\n  - sleep: {maps: 2}\n  - pagerank: {pages: 50}\n", 5,
+     "pagerank is unsupported on hadoop-tez: PageRank decides each iteration from its job's RANK_CHANGE_NANO"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\ncluster: {nodemanagers: 2}\n", 4,
+     "cluster shapes the mini-cluster of hadoop-yarn, hadoop-tez; the study runs none of them"),
+    ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster:\n  nodemanagers: 2\n  nodes: 3\n", 6,
+     "cluster has no setting 'nodes' (its settings: nodemanagers, datanodes"),
+    ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster: {datanodes: 0}\n", 4,
+     "cluster datanodes must be a whole number of at least 1, not 0"),
+    ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster: {nm_memory_mb: 1024, container_mb: 2048}\n",
+     4, "cluster: container_mb 2048 does not fit a NodeManager of nm_memory_mb 1024"),
 ])
 def test_a_bad_spec_is_rejected_naming_the_line(hadoop_keys, text, line, message):
     with pytest.raises(SpecError) as error:
@@ -114,6 +124,7 @@ def test_the_bundled_headline_study_is_valid(hadoop_keys):
     ("mapreduce.job.output.key.comparator.class", "org.apache.hadoop.io.Text$Comparator"),  # JobConf's
     ("mapreduce.terasort.simplepartitioner", "true"),  # TeraSort's
     ("mapreduce.task.io.sort.mb", 64),  # mapred-default.xml's
+    ("tez.am.container.reuse.enabled", "false"),  # Tez's, for hadoop-tez
 ])
 def test_keys_the_code_reads_are_accepted(hadoop_keys, key, value):
     study = parse_spec(f"name: x\nengines: [vivace]\nworkloads: [sleep]\ngrid:\n  {key}: [{value}]\n",
@@ -173,3 +184,27 @@ def test_the_bundled_aloja_sweep_study_is_valid(hadoop_keys):
     assert len(study.grid_points) == 6  # sampled from 12
     assert len(plan_queue(study)) == 60
     assert all(p["vivace.slots"] == p["mapreduce.local.map.tasks.maximum"] for p in study.grid_points)
+
+
+def test_a_cluster_shapes_the_mini_cluster_of_the_engines_on_it(hadoop_keys):
+    study = parse_spec("name: x\nengines: [vivace, hadoop-yarn, hadoop-tez]\nworkloads: [sleep]\n"
+                       "cluster: {nodemanagers: 3, datanodes: 2, nm_memory_mb: 4096, container_mb: 512}\n",
+                       "c.yaml", hadoop_keys)
+    shape = study.cluster
+    assert (shape.nodemanagers, shape.datanodes, shape.nm_memory_mb, shape.nm_vcores, shape.container_mb,
+            shape.max_am_percent) == (3, 2, 4096, 3, 512, 0.5)
+    assert shape.minicluster_options() == (
+        "--nodemanagers", "3", "--datanodes", "2", "--nm-memory-mb", "4096", "--nm-vcores", "3",
+        "--am-memory-mb", "512", "--map-memory-mb", "512", "--reduce-memory-mb", "512", "--max-am-percent", "0.5")
+    assert shape.name("local-2c-24g") == "local-2c-24g-yarn-3x4096m3c-2dn-512m"
+    assert shape.describe({"nodes": 1})["minicluster"]["nodemanagers"] == 3
+    # without the key, the one-node cluster the studies always had
+    default = parse_spec("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\n", "d.yaml", hadoop_keys).cluster
+    assert (default.nodemanagers, default.datanodes, default.nm_memory_mb, default.container_mb) == (1, 1, 3072, 1024)
+
+
+def test_an_unsupported_workload_runs_on_the_engines_that_support_it(hadoop_keys):
+    study = parse_spec("name: x\nengines: [vivace, hadoop-tez]\nworkloads:\n  - sleep\n"
+                       "  - pagerank: {engines: [vivace]}\n", "u.yaml", hadoop_keys)
+    assert [(p.workload, p.engines) for p in study.workload_points] == [
+        ("sleep", ("vivace", "hadoop-tez")), ("pagerank", ("vivace",))]

@@ -62,6 +62,7 @@ def test_a_bad_spec_is_refused_before_anything_runs(tmp_path):
     assert not (tmp_path / "home" / "runs").exists()
 
 
+@pytest.mark.slow
 def test_an_interrupted_study_leaves_no_process_and_resumes_where_it_stopped(tmp_path):
     spec = write_spec(tmp_path / "slow.yaml", """
         name: slow
@@ -136,6 +137,7 @@ def _processes_mentioning(text: str, exclude: int) -> list[psutil.Process]:
     return found
 
 
+@pytest.mark.slow
 def test_an_engine_that_cannot_start_fails_its_runs_and_the_study_goes_on(tmp_path):
     spec = write_spec(tmp_path / "two.yaml", """
         name: two

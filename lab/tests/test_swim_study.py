@@ -34,6 +34,21 @@ def test_the_default_replay_is_fb2010s_first_20_jobs_on_the_three_engines(tmp_pa
     assert swim_study.write_spec(options("--window", "1200"), tmp_path) != path
 
 
+def test_a_replay_on_a_cluster_of_three_runs_the_cluster_engines_on_one_shared_cluster(tmp_path, hadoop_keys):
+    default = swim_study.write_spec(options(), tmp_path)
+    path = swim_study.write_spec(options("--cluster", "3"), tmp_path)
+    spec = parse_spec(path.read_text(), str(path), hadoop_keys)
+    assert spec.engines == ("hadoop-yarn", "hadoop-tez")
+    shape = spec.cluster
+    assert (shape.nodemanagers, shape.datanodes, shape.nm_memory_mb, shape.container_mb, shape.max_am_percent) == \
+        (3, 3, 4096, 512, 0.5)
+    # the replay's own containers on the one-node cluster too
+    assert parse_spec(default.read_text(), str(default), hadoop_keys).cluster.container_mb == 512
+    assert path != default
+    with pytest.raises(swim_study.SwimOptionError, match="--engines names none of them"):
+        swim_study.write_spec(options("--cluster", "3", "--engines", "vivace"), tmp_path)
+
+
 def test_a_window_lifts_the_job_limit_and_a_factor_replaces_machines(tmp_path):
     params = swim_study.swim_params(options("--window", "1200", "--scale", "1e-5"), tmp_path / "t.tsv")
     assert (params["jobs"], params["window_s"], params["scale_factor"]) == (0, 1200, 1e-5)
@@ -65,6 +80,7 @@ def test_a_missing_trace_exits_2_through_the_cli(tmp_path):
     assert "SWIMProjectUCB/SWIM" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_tiny_synthetic_replay_end_to_end(tmp_path):
     done = lab(tmp_path / "home", "swim", "--synthetic", "4", "--engines", "vivace,hadoop-local",
                "--scale", "1e-7", "--block-size", "64KiB", "--pool-partitions", "8", "--gap-compression", "10")

@@ -168,8 +168,7 @@ def _run(args, console: Console) -> int:
         store.ensure_cluster(cluster_name, description)
         if args.restart:
             store.restart_study(spec.name)
-        settings = RunSettings(lab_home=home, cluster=cluster_name, heap=args.heap,
-                               minicluster_options=tuple(getattr(args, "minicluster_options", ())),
+        settings = RunSettings(lab_home=home, cluster=cluster_name, heap=args.heap, machine=description,
                                lustre_root=lustre_root)
         total = len(plan_queue(spec))
         console.print(f"study [bold]{spec.name}[/bold]: {total} runs on "
@@ -179,6 +178,9 @@ def _run(args, console: Console) -> int:
             outcome = StudyRunner(spec, store, settings, progress).run()
         if outcome.already_done:
             console.print(f"resumed: {outcome.already_done} runs were already stored")
+        if outcome.cluster and outcome.cluster.get("start_s") is not None:
+            console.print(f"mini-cluster {outcome.cluster['name']} ({spec.cluster.summary()}): started in "
+                          f"{outcome.cluster['start_s']:.1f} s, counted in no run", highlight=False)
         disagreements = print_summary(console, store, outcome.study_id, list(spec.engines))
         report = Path(args.report) if args.report else home / "reports" / f"{spec.name}.html"
         write_study_report(store, outcome.study_id, spec.name, report)
@@ -207,13 +209,12 @@ def _lustre_root(spec) -> Path | None:
 
 
 def _swim(args, console: Console) -> int:
-    from vivace_lab.swim_study import SWIM_MINICLUSTER_OPTIONS, SwimOptionError, write_spec
+    from vivace_lab.swim_study import SwimOptionError, write_spec
 
     try:
         args.spec = str(write_spec(args, _lab_home(args) / "studies"))
     except SwimOptionError as e:
         raise _BadInput(str(e)) from None
-    args.minicluster_options = SWIM_MINICLUSTER_OPTIONS
     return _run(args, console)
 
 

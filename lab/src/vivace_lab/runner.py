@@ -3,10 +3,16 @@
 A run is stored in one transaction with its place in the queue marked done, so an interrupted
 study resumes at the first run that was not stored, and nothing stored is run twice. An engine that
 cannot start fails its runs with the reason; the study goes on with the others.
+
+The engines that run on a YARN + HDFS mini-cluster share one, of the spec's ``cluster`` shape,
+started when the first of them opens and stopped after the last run. Their runs are stored under a
+hardware description of their own (the machine's, with the cluster's shape), and their run records
+carry ``cluster``: the shape, when the cluster started and how long that took (in no run's time).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import time
 import traceback
@@ -14,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
 
-from vivace_lab.engines import Engine, EngineUnavailable, RunSettings, create_engine
+from vivace_lab.engines import CLUSTER_ENGINES, Engine, EngineUnavailable, RunSettings, create_engine
+from vivace_lab.engines.shared_cluster import SharedCluster
 from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.plan.queue import plan_queue
 from vivace_lab.plan.spec import StudySpec
@@ -34,11 +41,12 @@ class StudyOutcome:
     failed: int = 0
     already_done: int = 0
     failures: list[str] = field(default_factory=list)
+    cluster: dict | None = None  # the shared mini-cluster's shape and start, when one ran
 
 
 class StudyRunner:
     def __init__(self, spec: StudySpec, store, settings: RunSettings, progress: RunProgress,
-                 engine_factory: Callable[[str, Path, tuple[str, ...]], Engine] = create_engine) -> None:
+                 engine_factory: Callable[[str, Path, SharedCluster | None], Engine] = create_engine) -> None:
         self.spec = spec
         self.store = store
         self.settings = settings
@@ -46,6 +54,8 @@ class StudyRunner:
         self.engine_factory = engine_factory
         self._engines: dict[str, Engine] = {}
         self._unavailable: dict[str, str] = {}
+        self._cluster: SharedCluster | None = None
+        self._cluster_announced = False
 
     def run(self) -> StudyOutcome:
         queue = plan_queue(self.spec)
@@ -65,6 +75,8 @@ class StudyRunner:
                 self.progress.finished(planned, result)
         finally:
             self._close_engines()
+            if self._cluster is not None and self._cluster.started_ms is not None:
+                outcome.cluster = {"name": self._cluster_name(), **self._cluster.info()}
         return outcome
 
     def _run_one(self, planned: PlannedRun, study_name: str) -> RunResult:
@@ -72,22 +84,48 @@ class StudyRunner:
             f"{planned.seq:05d}-{planned.workload}-{planned.engine}"
         shutil.rmtree(run_dir, ignore_errors=True)  # what an interrupted attempt left
         started_ms = int(time.time() * 1000)
+        settings = self._settings_for(planned.engine)
         try:
             engine = self._engine(planned.engine)
-            return engine.run(planned, run_dir, self.settings)
+            return engine.run(planned, run_dir, settings)
         except EngineUnavailable as e:
-            return self._failed(planned, started_ms, str(e))
+            return self._failed(planned, settings, started_ms, str(e))
         except Exception as e:  # a broken adapter fails the run, not the study
             run_dir.mkdir(parents=True, exist_ok=True)
             (run_dir / "lab-error.txt").write_text(traceback.format_exc())
-            return self._failed(planned, started_ms, f"{type(e).__name__}: {e} (see {run_dir})")
+            return self._failed(planned, settings, started_ms, f"{type(e).__name__}: {e} (see {run_dir})")
+
+    def _settings_for(self, engine: str) -> RunSettings:
+        """The study's settings; for an engine on the mini-cluster, stored under the cluster's name."""
+        if engine not in CLUSTER_ENGINES:
+            return self.settings
+        return dataclasses.replace(self.settings, cluster=self._cluster_name())
+
+    def _cluster_name(self) -> str:
+        return self.spec.cluster.name(self.settings.cluster)
+
+    def _shared_cluster(self, engine: str) -> SharedCluster | None:
+        if engine not in CLUSTER_ENGINES:
+            return None
+        if self._cluster is None:
+            # the hardware description its runs are stored under: the machine with the shape
+            self.store.ensure_cluster(self._cluster_name(), self.spec.cluster.describe(self.settings.machine))
+            self._cluster = SharedCluster(self.settings.lab_home / "minicluster", self.spec.cluster)
+        return self._cluster
+
+    def _announce_cluster(self) -> None:
+        if self._cluster_announced or self._cluster is None or not self._cluster.running:
+            return
+        self._cluster_announced = True
+        self.progress.status(f"mini-cluster ({self.spec.cluster.summary()}) started in "
+                             f"{self._cluster.start_s:.1f} s")
 
     def _engine(self, name: str) -> Engine:
         if name in self._unavailable:
             raise EngineUnavailable(self._unavailable[name])
         engine = self._engines.get(name)
         if engine is None:
-            engine = self.engine_factory(name, self.settings.lab_home, self.settings.minicluster_options)
+            engine = self.engine_factory(name, self.settings.lab_home, self._shared_cluster(name))
             self.progress.status(f"starting engine {name}")
             try:
                 engine.open()
@@ -96,6 +134,7 @@ class StudyRunner:
                 engine.close()
                 raise EngineUnavailable(self._unavailable[name]) from None
             self._engines[name] = engine
+            self._announce_cluster()
         return engine
 
     def _close_engines(self) -> None:
@@ -103,9 +142,12 @@ class StudyRunner:
             self.progress.status(f"stopping engine {name}")
             engine.close()
         self._engines.clear()
+        if self._cluster is not None:
+            self.progress.status("stopping the mini-cluster")
+            self._cluster.stop()
 
-    def _failed(self, planned: PlannedRun, started_ms: int, reason: str) -> RunResult:
-        return RunResult(workload=planned.workload, engine=planned.engine, cluster=self.settings.cluster,
+    def _failed(self, planned: PlannedRun, settings: RunSettings, started_ms: int, reason: str) -> RunResult:
+        return RunResult(workload=planned.workload, engine=planned.engine, cluster=settings.cluster,
                          params=dict(planned.params), overrides=dict(planned.overrides), status=FAILED,
                          started_ms=started_ms, finished_ms=int(time.time() * 1000),
                          failure=reason, repeat=planned.repeat)

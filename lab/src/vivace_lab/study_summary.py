@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from vivace_lab.analysis.sleep_test import sleep_test
 from vivace_lab.analysis.summary import SummaryRow, summarize
 from vivace_lab.analysis.swim import analyse as analyse_swim
 from vivace_lab.report.html import write_report
@@ -82,6 +83,7 @@ def print_summary(console: Console, store, study_id: int, engines: list[str]) ->
     for row in rows:
         for warning in row.warnings:
             console.print(f"[yellow]note[/yellow] {row.workload} on {row.engine}: {warning}")
+    print_sleep_test(console, store, study_id, engines)
     print_swim(console, store, study_id, engines)
     for line in lustre_notes(store, study_id):
         console.print(f"[yellow]note[/yellow] {line}")
@@ -89,6 +91,20 @@ def print_summary(console: Console, store, study_id: int, engines: list[str]) ->
     for line in disagreements:
         console.print(f"[red]outputs differ[/red] {line}")
     return len(disagreements)
+
+
+def print_sleep_test(console: Console, store, study_id: int, engines: list[str]) -> None:
+    """STAC's table 3 for a study with sleep runs: tasks per second per size and engine."""
+    rows = sleep_test(store, study_id, engines)
+    if not rows:
+        return
+    table = Table(title="sleep test (STAC's table 3): maps / median time of the timed job", title_justify="left")
+    for column in ("size", "engine", "n", "median s", "tasks/s", f"x {engines[0]}'s tasks/s"):
+        table.add_column(column, justify="left" if column in ("size", "engine") else "right")
+    for row in rows:
+        table.add_row(row.size, row.engine, str(row.runs), _num(row.median_s), f"{row.tasks_per_s:.3g}",
+                      "-" if row.rate_vs_baseline is None else f"{row.rate_vs_baseline:.3g}")
+    console.print(table)
 
 
 def print_swim(console: Console, store, study_id: int, engines: list[str]) -> None:
@@ -131,7 +147,8 @@ def write_study_report(store, study_id: int, study_name: str, path: Path) -> Pat
     runs = [_report_run(store, info) for info in store.runs(study_id=study_id)]
     engines = list(dict.fromkeys(run.engine for run in runs))
     return write_report(path, study_name, runs, study_summary(store, study_id, engines), datetime.now(UTC),
-                        swim=analyse_swim(store, study_id, engines))
+                        swim=analyse_swim(store, study_id, engines),
+                        sleep_test=sleep_test(store, study_id, engines))
 
 
 def _report_run(store, info) -> ReportRun:

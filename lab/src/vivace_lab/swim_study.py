@@ -2,7 +2,9 @@
 
 Defaults fit one machine: the first 20 jobs of FB-2010 (9 s to 90 s of trace time) at the trace's
 pace, sizes scaled by SWIM's integer rule to 1 of the traced cluster's 3000 machines, 4 MiB
-partitions, on vivace, hadoop-local and hadoop-yarn, once each.
+partitions, on vivace, hadoop-local and hadoop-yarn, once each. ``--cluster N`` replays it on the
+engines of the shared mini-cluster (hadoop-yarn, hadoop-tez, ...) with N NodeManagers and N
+DataNodes, as STAC compared two engines on one cluster.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import re
 from pathlib import Path
 
 from vivace_lab import paths
+from vivace_lab.engines.cluster_shape import ClusterShape
+from vivace_lab.engines.names import CLUSTER_ENGINES
 from vivace_lab.workloads.params import parse_size
 
 TRACES_URL = "https://github.com/SWIMProjectUCB/SWIM, folder workloadSuite"
@@ -23,12 +27,12 @@ DEFAULT_TRACE = "FB-2010_samples_24_times_1hr_0.tsv"
 TRACES_ENV = "VIVACE_SWIM_DATA"
 DEFAULT_JOBS = 20
 DEFAULT_ENGINES = "vivace,hadoop-local,hadoop-yarn"
-# hadoop-yarn's mini-cluster for a replay: the open-loop jobs run side by side, as on STAC's 17 nodes,
-# instead of one ApplicationMaster at a time. 512 MB AM and task containers (heap 409 MB: ample for
-# SWIM's jobs of at most a few input partitions); half of the 4 GB NodeManager for AMs admits 4 jobs
-# at once and leaves 4 containers for their tasks. Vcores are not scheduled (memory only), 8 is a label.
-SWIM_MINICLUSTER_OPTIONS = ("--nm-memory-mb", "4096", "--nm-vcores", "8", "--am-memory-mb", "512",
-                            "--map-memory-mb", "512", "--reduce-memory-mb", "512", "--max-am-percent", "0.5")
+# The mini-cluster for a replay: the open-loop jobs run side by side, as on STAC's 17 nodes, instead
+# of one ApplicationMaster at a time. 512 MB AM and task containers (heap 409 MB: ample for SWIM's
+# jobs of at most a few input partitions); half of each 4 GB NodeManager for AMs admits 4 jobs at
+# once per NodeManager and leaves 4 containers for their tasks. Vcores are not scheduled (memory
+# only), 8 is a label.
+SWIM_CLUSTER = ClusterShape(nm_memory_mb=4096, nm_vcores=8, container_mb=512, max_am_percent=0.5)
 _NODES = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
@@ -57,7 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a factor such as 1e-5")
     parser.add_argument("--gap-compression", type=float, default=1.0,
                         help="divide the trace's gaps by this (default 1: the trace's pace)")
-    parser.add_argument("--engines", default=DEFAULT_ENGINES, help=f"comma-separated (default {DEFAULT_ENGINES})")
+    parser.add_argument("--cluster", type=int, default=None, metavar="N",
+                        help=f"replay on the engines of one shared mini-cluster of N NodeManagers and N "
+                             f"DataNodes (default engines then: {','.join(CLUSTER_ENGINES)})")
+    parser.add_argument("--engines", default=None,
+                        help=f"comma-separated (default {DEFAULT_ENGINES}, or the cluster engines with --cluster)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--repeats", type=int, default=1, help="replays per engine (default 1; STAC: 3)")
     parser.add_argument("--block-size", default="4MiB", help="bytes of one input partition (default 4MiB)")
@@ -117,12 +125,19 @@ def write_spec(args: argparse.Namespace, studies_dir: Path) -> Path:
     studies_dir.mkdir(parents=True, exist_ok=True)
     trace = resolve_trace(args, studies_dir)
     params = swim_params(args, trace)
-    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    default_engines = ",".join(CLUSTER_ENGINES) if args.cluster is not None else DEFAULT_ENGINES
+    engines = [e.strip() for e in (args.engines or default_engines).split(",") if e.strip()]
     if not engines:
         raise SwimOptionError("--engines names no engine")
     if args.repeats < 1:
         raise SwimOptionError("--repeats must be at least 1")
-    digest = hashlib.sha256(json.dumps([params, engines, args.repeats], sort_keys=True).encode()).hexdigest()[:8]
+    cluster = swim_cluster(args.cluster)
+    on_cluster = any(e in CLUSTER_ENGINES for e in engines)
+    if args.cluster is not None and not on_cluster:
+        raise SwimOptionError(f"--cluster shapes the mini-cluster of {', '.join(CLUSTER_ENGINES)}; "
+                              f"--engines names none of them")
+    digest_of = [params, engines, args.repeats] + ([cluster.as_dict()] if on_cluster else [])
+    digest = hashlib.sha256(json.dumps(digest_of, sort_keys=True).encode()).hexdigest()[:8]
     stem = re.sub(r"[^A-Za-z0-9-]+", "-", trace.stem.split("_")[0])
     name = f"swim-{stem}-{digest}"
     lines = [
@@ -135,9 +150,19 @@ def write_spec(args: argparse.Namespace, studies_dir: Path) -> Path:
         "workloads:",
         "  - swim: {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in params.items()) + "}",
     ]
+    if on_cluster:
+        lines.append("cluster: {" + ", ".join(f"{k}: {v}" for k, v in cluster.as_dict().items()) + "}")
     path = studies_dir / f"{name}.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def swim_cluster(nodes: int | None) -> ClusterShape:
+    """The replay's mini-cluster: SWIM_CLUSTER with ``nodes`` NodeManagers and DataNodes (1 if None)."""
+    if nodes is not None and nodes < 1:
+        raise SwimOptionError(f"--cluster {nodes}: a cluster has at least 1 node")
+    n = nodes or 1
+    return ClusterShape(**{**SWIM_CLUSTER.as_dict(), "nodemanagers": n, "datanodes": n})
 
 
 def write_synthetic_trace(path: Path, jobs: int, seed: int) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vivace_lab.plan.planned import PlannedRun
@@ -24,7 +24,7 @@ class RunSettings:
     heap: str = "2g"  # heap of the JVM that runs the tasks in-process (vivace, hadoop-local)
     sample_interval_s: float = 1.0
     on_progress: Callable[[str], None] | None = None  # gets the driver's latest progress line
-    minicluster_options: tuple[str, ...] = ()  # `vivace minicluster` options: hadoop-yarn's cluster shape
+    machine: dict = field(default_factory=dict)  # description of the machine ``cluster`` names
     lustre_root: Path | None = None  # set: vivace and hadoop-local keep data and output on lustre:// there
 
 

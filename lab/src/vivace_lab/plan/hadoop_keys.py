@@ -18,12 +18,13 @@ DEFAULT_FILES = ("core-default.xml", "hdfs-default.xml", "mapred-default.xml", "
 VIVACE_REGISTRY = "vivace-default.xml"
 
 # Keys the code reads without listing them in a default file (JobConf's comparator class, TeraSort's
-# own keys, the lustre:// file system's) are string constants in the classes: a CONSTANT_Utf8 entry
-# of the class file, tag 1 and a two-byte length before the text. Vivace's own come from the registry.
+# own keys, the lustre:// file system's, all of Tez's) are string constants in the classes: a
+# CONSTANT_Utf8 entry of the class file, tag 1 and a two-byte length before the text. Vivace's own
+# come from the registry.
 _KEY_PREFIXES = (b"mapreduce", b"mapred", b"yarn", b"dfs", b"fs", b"io", b"hadoop", b"ipc", b"file",
-                 b"net", b"ha", b"rpc", b"security", b"tfile", b"seq")
+                 b"net", b"ha", b"rpc", b"security", b"tfile", b"seq", b"tez")
 _CLASS_CONSTANT_KEY = re.compile(rb"\x01(..)((?:" + b"|".join(_KEY_PREFIXES) + rb")\.[A-Za-z0-9._-]+)")
-_SCANNED_JARS = ("hadoop-", "vivace-")
+_SCANNED_JARS = ("hadoop-", "vivace-", "tez-")
 
 
 @dataclass(frozen=True)

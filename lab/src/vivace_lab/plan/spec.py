@@ -11,7 +11,8 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from vivace_lab.engines.names import ENGINE_WORKLOADS
+from vivace_lab.engines.cluster_shape import CLUSTER_KEYS, ClusterShape
+from vivace_lab.engines.names import CLUSTER_ENGINES, ENGINE_WORKLOADS, ENGINES
 from vivace_lab.engines.spark.settings import SPARK_PREFIX
 from vivace_lab.engines.spark.settings import key_problem as spark_key_problem
 from vivace_lab.plan.hadoop_keys import HadoopKeys
@@ -19,7 +20,7 @@ from vivace_lab.plan.yaml_source import Located, SpecError, load_located
 from vivace_lab.workloads.catalogue import WORKLOADS
 
 TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workloads", "grid", "sample",
-                  "lustre_root")
+                  "lustre_root", "cluster")
 # The engines that run in the driver's JVM and can take their data and output from lustre://;
 # hadoop-yarn keeps HDFS and spark its own file:// data.
 LUSTRE_ENGINES = ("vivace", "hadoop-local")
@@ -47,6 +48,7 @@ class StudySpec:
     grid_points: tuple[dict[str, str], ...]  # configuration overrides, one dict per point
     text: str = field(repr=False, default="")
     lustre_root: str | None = None  # an absolute directory: data and output on lustre:// under it
+    cluster: ClusterShape = ClusterShape()  # the mini-cluster the engines on it share
 
 
 def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
@@ -68,7 +70,9 @@ def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
         grid = [grid[i] for i in chosen]
     description = at.text(top["description"], "description") if "description" in top else ""
     lustre_root = _lustre_root(at, top["lustre_root"], engines) if "lustre_root" in top else None
-    return StudySpec(name, description, seed, repeats, engines, tuple(points), tuple(grid), text, lustre_root)
+    cluster = _cluster(at, top["cluster"], engines) if "cluster" in top else ClusterShape()
+    return StudySpec(name, description, seed, repeats, engines, tuple(points), tuple(grid), text, lustre_root,
+                     cluster)
 
 
 class _Locator:
@@ -155,6 +159,27 @@ def _lustre_root(at: _Locator, located: Located, engines: tuple[str, ...]) -> st
     return os.path.normpath(root)
 
 
+def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> ClusterShape:
+    if not any(e in CLUSTER_ENGINES for e in engines):
+        raise at.error(located, f"cluster shapes the mini-cluster of {', '.join(CLUSTER_ENGINES)}; "
+                                f"the study runs none of them")
+    values: dict[str, int | float] = {}
+    for key, value in at.mapping(located, "cluster").items():
+        if key not in CLUSTER_KEYS:
+            raise at.error(value, f"cluster has no setting '{key}' (its settings: {', '.join(CLUSTER_KEYS)})")
+        kind, minimum = ClusterShape.KEYS[key]
+        number = value.value
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+                (kind is int and not isinstance(number, int)) or number < minimum:
+            what = "a whole number" if kind is int else "a number"
+            raise at.error(value, f"cluster {key} must be {what} of at least {minimum:g}, not {number!r}")
+        values[key] = kind(number)
+    shape = ClusterShape(**values)
+    if shape.problem():
+        raise at.error(located, f"cluster: {shape.problem()}")
+    return shape
+
+
 def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -> list[WorkloadPoint]:
     points: list[WorkloadPoint] = []
     for item in at.sequence(located, "workloads"):
@@ -193,6 +218,10 @@ def _workload_points(at: _Locator, located: Located, engines: tuple[str, ...]) -
         if missing:
             raise at.error(item, f"{name} needs the parameter '{missing[0].name}': {missing[0].help}")
         for engine in runs_on:
+            why = ENGINES[engine].unsupported.get(name)
+            if why:
+                raise at.error(item, f"{name} is unsupported on {engine}: {why} (name the engines that "
+                                     f"run it: '{name}: {{engines: [...]}}')")
             if name not in ENGINE_WORKLOADS[engine]:
                 raise at.error(item, f"engine '{engine}' does not run {name} "
                                      f"(it runs: {', '.join(ENGINE_WORKLOADS[engine])})")

@@ -47,5 +47,13 @@ def percent(fraction: float | None) -> str:
 
 
 def pairs(mapping: Mapping[str, object]) -> str:
-    """``k=v`` pairs, sorted by key."""
-    return ", ".join(f"{k}={v}" for k, v in sorted(mapping.items())) or "–"
+    """``k=v`` pairs, sorted by key; a nested mapping's as ``k.sub=v`` (a cluster's ``minicluster``)."""
+    return ", ".join(f"{k}={v}" for k, v in sorted(_flat(mapping))) or "–"
+
+
+def _flat(mapping: Mapping[str, object], prefix: str = ""):
+    for key, value in mapping.items():
+        if isinstance(value, Mapping):
+            yield from _flat(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value

@@ -10,6 +10,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from vivace_lab.analysis.sleep_test import SleepTestRow
 from vivace_lab.analysis.summary import SummaryRow
 from vivace_lab.analysis.swim import PairSummary, SwimAnalysis
 from vivace_lab.report import formatting, plots, swim_plots
@@ -32,6 +33,7 @@ def write_report(
     summary_rows: Sequence[SummaryRow],
     generated_at: datetime,
     swim: SwimAnalysis | None = None,
+    sleep_test: Sequence[SleepTestRow] = (),
 ) -> Path:
     """Writes the report of one study to ``path`` (parents created) and returns the path."""
     engines = _ordered([r.baseline_engine for r in summary_rows[:1]],
@@ -59,6 +61,7 @@ def write_report(
         ratios_svg=_svg(plots.ratios_figure(summary_rows, colours), "ratios"),
         metrics=[_metrics_section(w, i, runs, engines, colours) for i, w in enumerate(workloads)],
         job_lines=plots.MAX_JOB_LINES,
+        sleep_test=list(sleep_test),
         swim=swim,
         swim_pairs=[_swim_pair(pair, i, colours) for i, pair in enumerate(swim.pairs)] if swim else [],
         swim_sizes_svg=_svg(swim_plots.sizes_figure(swim.sizes), "swim-sizes") if swim else None,

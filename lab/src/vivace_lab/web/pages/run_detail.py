@@ -8,6 +8,7 @@ import json
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from vivace_lab.engines.cluster_shape import CLUSTER_KEYS, ClusterShape
 from vivace_lab.store.info import RunDetail
 from vivace_lab.web import paraver, queries
 from vivace_lab.web.app import render, store_of
@@ -41,10 +42,24 @@ def run_page(request: Request, run_id: RunId) -> HTMLResponse:
                            bars, job_markers(run.jobs, origin), label=f"run {run_id} timeline")
     tasks = sum(len(job.tasks) for job in run.jobs)
     return render(request, "run.html", run=run, chart=chart, samples=samples, tasks=tasks,
-                  points=len(points),
+                  points=len(points), minicluster=_minicluster(request, run),
                   overrides=sorted(run.overrides.items()),
                   data=(run.record or {}).get("data") or {},
                   results=(run.record or {}).get("results") or {})
+
+
+def _minicluster(request: Request, run: RunDetail) -> str | None:
+    """The shape of the mini-cluster the run's cluster description names, and when it started (from
+    the run record), in words; None for runs on no mini-cluster."""
+    description = next((c.description for c in store_of(request).clusters() if c.name == run.cluster), {})
+    shape = (description or {}).get("minicluster")
+    if not isinstance(shape, dict):
+        return None
+    text = "mini-cluster: " + ClusterShape(**{k: v for k, v in shape.items() if k in CLUSTER_KEYS}).summary()
+    start_s = ((run.record or {}).get("cluster") or {}).get("start_s")
+    if start_s is not None:
+        text += f"; it started in {start_s:.1f} s, before the study's first run on it (in no run's time)"
+    return text
 
 
 @router.get("/runs/{run_id}/trace.prv")

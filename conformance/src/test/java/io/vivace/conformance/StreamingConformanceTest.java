@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.streaming.StreamJob;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,10 +47,15 @@ class StreamingConformanceTest {
           print(current + "\\t" + str(total))
       """;
 
+  /** The case of the fast tier (`vivace test --fast`, docs/testing.md). */
   static Stream<Arguments> shipping() {
     return Stream.of(
         Arguments.of("-files, scripts run by their #! line, 2 reduces",
-            List.of("-files", "{mapper},{reducer}"), "mapper.py", "reducer.py", 2),
+            List.of("-files", "{mapper},{reducer}"), "mapper.py", "reducer.py", 2));
+  }
+
+  static Stream<Arguments> otherShipping() {
+    return Stream.of(
         Arguments.of("-files, map-only", List.of("-files", "{mapper}"), "mapper.py", null, 0),
         Arguments.of("-file, scripts run by python3, 1 reduce",
             List.of("-file", "{mapper}", "-file", "{reducer}"), "python3 mapper.py", "python3 reducer.py", 1),
@@ -60,6 +66,20 @@ class StreamingConformanceTest {
   @MethodSource("shipping")
   void pythonStreamingMatchesLocalJobRunner(String label, List<String> ship, String mapper, String reducer,
                                             int reduces, @TempDir Path tmp) throws Exception {
+    assertStreamingMatches(label, ship, mapper, reducer, reduces, tmp);
+  }
+
+  @Tag("slow")
+  @ParameterizedTest(name = "streaming, {0}")
+  @MethodSource("otherShipping")
+  void pythonStreamingShippedOtherwiseMatchesLocalJobRunner(String label, List<String> ship, String mapper,
+                                                            String reducer, int reduces, @TempDir Path tmp)
+      throws Exception {
+    assertStreamingMatches(label, ship, mapper, reducer, reduces, tmp);
+  }
+
+  private static void assertStreamingMatches(String label, List<String> ship, String mapper, String reducer,
+                                             int reduces, Path tmp) throws Exception {
     Path scripts = Files.createDirectories(tmp.resolve("scripts"));
     Path mapperScript = script(scripts.resolve("mapper.py"), MAPPER);
     Path reducerScript = script(scripts.resolve("reducer.py"), REDUCER);

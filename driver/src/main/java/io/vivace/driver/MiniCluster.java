@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -18,22 +19,28 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.Capacity
 import sun.misc.Signal;
 
 /**
- * Apache's engine on a real cluster for the driver to compare with: HDFS (MiniDFSCluster, one
- * DataNode) and YARN with MapReduce (MiniMRYarnCluster: ResourceManager, one NodeManager with the
- * shuffle service, JobHistoryServer), all on loopback in this JVM, every file under {@code --dir}.
+ * Apache's engines on a real cluster for the driver to compare with: HDFS (MiniDFSCluster,
+ * {@code --datanodes} DataNodes, replication 1) and YARN with MapReduce (MiniMRYarnCluster:
+ * ResourceManager, {@code --nodemanagers} NodeManagers with the shuffle service, JobHistoryServer),
+ * all on loopback in this JVM, every file under {@code --dir}; Apache Tez's jars staged on HDFS
+ * ({@link TezOnCluster}). With more than one NodeManager, YARN names nodes by host and port
+ * ({@code yarn.scheduler.include-port-in-node-name=true}), so that the NodeManagers of this one
+ * host are nodes of their own to the scheduler.
  *
  * <p>Once both run, it writes the client configuration ({@code fs.defaultFS=hdfs://...}, the
  * ResourceManager's and history server's addresses, {@code mapreduce.framework.name=yarn}) to
- * {@code --conf-out}, prints {@code READY <file>} as the only line on stdout and waits. It stops,
- * cleanly, when stdin reaches end of file (the parent closed it or died) or on SIGTERM; shutting
- * down takes ~20 s, and a watchdog halts the JVM after {@value #SHUTDOWN_LIMIT_SECONDS} s since the
- * clusters' non-daemon threads would otherwise keep a stuck JVM alive. Exit status: 0 after stdin
- * closed (143 after SIGTERM, as for any JVM), 1 when the clusters did not start (no READY line), 2
- * on a bad command line.
+ * {@code --conf-out}, the same as {@code yarn-site.xml} in {@code DIR/conf} (a folder on the
+ * cluster's class path for Tez), the configuration that runs MapReduce jobs on Tez beside
+ * {@code --conf-out} ({@link #tezConfFile}), prints {@code READY <file>} as the only line on stdout
+ * and waits. It stops, cleanly, when stdin reaches end of file (the parent closed it or died) or on
+ * SIGTERM; shutting down takes ~20 s, and a watchdog halts the JVM after
+ * {@value #SHUTDOWN_LIMIT_SECONDS} s since the clusters' non-daemon threads would otherwise keep a
+ * stuck JVM alive. Exit status: 0 after stdin closed (143 after SIGTERM, as for any JVM), 1 when
+ * the clusters did not start (no READY line), 2 on a bad command line.
  *
  * <p>Containers (ApplicationMaster, tasks) are JVMs of their own. With {@code yarn.is.minicluster}
- * set, the job client gives them its own {@code java.class.path}, so whatever the driver can run,
- * they can load; they also get this JVM's {@code --add-opens} options and, when the environment
+ * set, MapReduce's job client gives them its own {@code java.class.path}, so whatever the driver can
+ * run, they can load; they also get this JVM's {@code --add-opens} options and, when the environment
  * has no JAVA_HOME, this JVM's Java.
  */
 public final class MiniCluster {
@@ -125,14 +132,15 @@ public final class MiniCluster {
     conf.setInt("dfs.replication", 1);
 
     System.err.println("minicluster: starting HDFS under " + dir);
-    dfs = new MiniDFSCluster.Builder(conf, new File(dir, "dfs")).numDataNodes(1).build();
+    dfs = new MiniDFSCluster.Builder(conf, new File(dir, "dfs"))
+        .numDataNodes(options.dataNodes()).build();
     dfs.waitActive();
     conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY,
         dfs.getFileSystem().getUri().toString());
 
     configureYarn(conf);
     System.err.println("minicluster: starting YARN");
-    MiniMRYarnCluster mr = new MiniMRYarnCluster(NAME, 1);
+    MiniMRYarnCluster mr = new MiniMRYarnCluster(NAME, options.nodeManagers());
     yarn = mr;
     mr.init(conf);
     mr.start();
@@ -142,14 +150,33 @@ public final class MiniCluster {
         conf.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY));
     client.set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
     client.setBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, true);
+    File confDir = new File(dir, "conf");
+    AtomicFiles.write(confDir.toPath().resolve("yarn-site.xml"), client::writeXml);
+    System.err.println("minicluster: staging Apache Tez " + TezOnCluster.version() + " on HDFS");
+    Configuration tez = TezOnCluster.stage(client, confDir);
+    AtomicFiles.write(tezConfFile(options.confOut()), tez::writeXml);
     AtomicFiles.write(options.confOut(), client::writeXml);
     System.err.println("minicluster: HDFS at "
-        + client.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY)
-        + ", ResourceManager at " + client.get(YarnConfiguration.RM_ADDRESS)
-        + "; client configuration in " + options.confOut());
+        + client.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY) + " ("
+        + options.dataNodes() + " DataNodes), ResourceManager at "
+        + client.get(YarnConfiguration.RM_ADDRESS) + " (" + options.nodeManagers()
+        + " NodeManagers); client configuration in " + options.confOut() + ", for Tez add "
+        + tezConfFile(options.confOut()));
+  }
+
+  /** Where the configuration for Tez goes: beside {@code confOut}, its name with {@code -tez}. */
+  static Path tezConfFile(Path confOut) {
+    String name = confOut.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    String tezName = dot > 0 ? name.substring(0, dot) + "-tez" + name.substring(dot)
+        : name + "-tez";
+    return confOut.resolveSibling(tezName);
   }
 
   private void configureYarn(Configuration conf) {
+    if (options.nodeManagers() > 1) {
+      conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
+    }
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     conf.setInt(YarnConfiguration.NM_PMEM_MB, options.nodeManagerMemoryMb());
     conf.setInt(YarnConfiguration.NM_VCORES, options.nodeManagerVcores());

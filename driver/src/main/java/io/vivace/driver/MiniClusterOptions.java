@@ -7,6 +7,8 @@ import java.nio.file.Paths;
  * Command line of {@link MiniCluster}. The container sizes default to what fits a 2-core, 24 GiB
  * machine: a NodeManager of 3 GB and 3 vcores holds the MapReduce ApplicationMaster and two tasks
  * of 1 GB and 1 vcore each at once, like Vivace's and the LocalJobRunner's 2 slots.
+ * {@code --nodemanagers} and {@code --datanodes} (1 each by default) give the cluster more nodes,
+ * all on this host; each NodeManager has the {@code --nm-memory-mb} and {@code --nm-vcores} given.
  *
  * <p>{@code --max-am-percent} is the CapacityScheduler's share of the cluster's memory that
  * ApplicationMasters may hold ({@code yarn.scheduler.capacity.maximum-am-resource-percent}, YARN's
@@ -17,20 +19,25 @@ import java.nio.file.Paths;
  * several jobs run at once. The scheduler counts memory only (DefaultResourceCalculator): vcores
  * do not limit how many containers run.
  */
-record MiniClusterOptions(Path dir, Path confOut, int nodeManagerMemoryMb, int nodeManagerVcores,
-    int appMasterMemoryMb, int mapMemoryMb, int reduceMemoryMb, float maxAmPercent) {
+record MiniClusterOptions(Path dir, Path confOut, int nodeManagers, int dataNodes,
+    int nodeManagerMemoryMb, int nodeManagerVcores, int appMasterMemoryMb, int mapMemoryMb,
+    int reduceMemoryMb, float maxAmPercent) {
 
   static final String USAGE = String.join("\n",
-      "Usage: MiniCluster --dir DIR --conf-out FILE [--nm-memory-mb 3072] [--nm-vcores 3]",
-      "                   [--am-memory-mb 1024] [--map-memory-mb 1024] [--reduce-memory-mb 1024]",
-      "                   [--max-am-percent 0.5]",
-      "Starts HDFS (1 DataNode) and YARN with MapReduce (1 NodeManager, JobHistoryServer) on",
-      "loopback, keeping their files under DIR; writes the client configuration to FILE and prints",
-      "'READY FILE' on stdout. Stops when stdin reaches end of file or on SIGTERM.");
+      "Usage: MiniCluster --dir DIR --conf-out FILE [--nodemanagers 1] [--datanodes 1]",
+      "                   [--nm-memory-mb 3072] [--nm-vcores 3] [--am-memory-mb 1024]",
+      "                   [--map-memory-mb 1024] [--reduce-memory-mb 1024] [--max-am-percent 0.5]",
+      "Starts HDFS (DataNodes) and YARN with MapReduce (NodeManagers, JobHistoryServer) on",
+      "loopback, keeping their files under DIR, and stages Apache Tez's jars on HDFS; writes the",
+      "client configuration to FILE, the one for Tez (mapreduce.framework.name=yarn-tez) beside it",
+      "(FILE's name with -tez), and prints 'READY FILE' on stdout. Stops when stdin reaches end of",
+      "file or on SIGTERM.");
 
   static MiniClusterOptions parse(String[] args) throws UsageException {
     Path dir = null;
     Path confOut = null;
+    int nodeManagers = 1;
+    int dataNodes = 1;
     int nmMemory = 3072;
     int nmVcores = 3;
     int amMemory = 1024;
@@ -42,6 +49,8 @@ record MiniClusterOptions(Path dir, Path confOut, int nodeManagerMemoryMb, int n
       switch (option) {
         case "--dir" -> dir = Paths.get(value(args, ++i, option)).toAbsolutePath();
         case "--conf-out" -> confOut = Paths.get(value(args, ++i, option)).toAbsolutePath();
+        case "--nodemanagers" -> nodeManagers = positive(args, ++i, option);
+        case "--datanodes" -> dataNodes = positive(args, ++i, option);
         case "--nm-memory-mb" -> nmMemory = positive(args, ++i, option);
         case "--nm-vcores" -> nmVcores = positive(args, ++i, option);
         case "--am-memory-mb" -> amMemory = positive(args, ++i, option);
@@ -59,8 +68,8 @@ record MiniClusterOptions(Path dir, Path confOut, int nodeManagerMemoryMb, int n
       throw new UsageException("a container of " + largest + " MB does not fit the NodeManager's "
           + nmMemory + " MB");
     }
-    return new MiniClusterOptions(dir, confOut, nmMemory, nmVcores, amMemory, mapMemory,
-        reduceMemory, maxAmPercent);
+    return new MiniClusterOptions(dir, confOut, nodeManagers, dataNodes, nmMemory, nmVcores,
+        amMemory, mapMemory, reduceMemory, maxAmPercent);
   }
 
   private static String value(String[] args, int i, String option) throws UsageException {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -13,7 +14,9 @@ import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
 
 /**
  * A job submitted through the {@link JobRecorder}: what the client saw (submission, completion),
- * and a snapshot of what its framework reports once it is complete.
+ * and a snapshot of what its framework reports once it is complete. A job on Tez
+ * ({@code yarn-tez}) has its counters and tasks from Tez's history ({@link TezHistory}), since
+ * Tez's MapReduce client reports none.
  */
 public final class RecordedJob {
 
@@ -28,6 +31,8 @@ public final class RecordedJob {
   private JobStatus finalStatus;
   private Counters finalCounters;
   private List<TaskSnapshot> tasks = List.of();
+  private Long historyStartMs;
+  private Long historyFinishMs;
 
   RecordedJob(String framework, JobID id, ClientProtocol client, long submitMs,
       SubmittedConfiguration configuration) {
@@ -84,6 +89,18 @@ public final class RecordedJob {
     return counters;
   }
 
+  /** When the job started: its status's time, else its framework's history's; null if neither. */
+  public synchronized Long startMs() throws IOException, InterruptedException {
+    Long reported = Times.orNull(status().getStartTime());
+    return reported != null ? reported : historyStartMs;
+  }
+
+  /** When the job finished: its status's time, else its framework's history's; null if neither. */
+  public synchronized Long finishMs() throws IOException, InterruptedException {
+    Long reported = Times.orNull(status().getFinishTime());
+    return reported != null ? reported : historyFinishMs;
+  }
+
   /** Map then reduce task reports of the snapshot; empty where the framework keeps none. */
   public synchronized List<TaskSnapshot> tasks() {
     return tasks;
@@ -103,17 +120,35 @@ public final class RecordedJob {
       if (status == null || !status.isJobComplete()) {
         return;
       }
-      finalCounters = client.getJobCounters(id);
-      List<TaskSnapshot> reports = new ArrayList<>();
-      addReports(reports, TaskType.MAP);
-      addReports(reports, TaskType.REDUCE);
-      tasks = Collections.unmodifiableList(reports);
+      TezHistory.Reports tez = TezOnCluster.FRAMEWORK_NAME.equals(framework)
+          ? TezHistory.read(configurationOf(configuration), id) : null;
+      if (tez != null) {
+        finalCounters = tez.counters();
+        tasks = tez.tasks();
+        historyStartMs = tez.startMs();
+        historyFinishMs = tez.finishMs();
+      } else {
+        finalCounters = client.getJobCounters(id);
+        List<TaskSnapshot> reports = new ArrayList<>();
+        addReports(reports, TaskType.MAP);
+        addReports(reports, TaskType.REDUCE);
+        tasks = Collections.unmodifiableList(reports);
+      }
       finalStatus = status;
     } catch (IOException | RuntimeException | LinkageError e) {
       // leave the snapshot to a later call; what never arrives stays unknown
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The submitted job's configuration as a Hadoop one (empty when it could not be read). */
+  private static Configuration configurationOf(SubmittedConfiguration submitted) {
+    Configuration conf = new Configuration(false);
+    if (submitted != null) {
+      submitted.values().forEach(conf::set);
+    }
+    return conf;
   }
 
   private void addReports(List<TaskSnapshot> out, TaskType type)

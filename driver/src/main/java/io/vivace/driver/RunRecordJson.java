@@ -106,8 +106,8 @@ final class RunRecordJson {
     node.put("name", name);
     node.put("status", status == null ? null : status.getState().name());
     node.put("submit_ms", job.submitMs());
-    node.put("start_ms", status == null ? null : Times.orNull(status.getStartTime()));
-    node.put("finish_ms", status == null ? null : Times.orNull(status.getFinishTime()));
+    node.put("start_ms", status == null ? null : timeOrNull(job::startMs));
+    node.put("finish_ms", status == null ? null : timeOrNull(job::finishMs));
     node.put("done_ms", job.doneMs());
     node.put("maps", conf == null ? null : conf.intValue(MRJobConfig.NUM_MAPS));
     node.put("reduces", conf == null ? null : conf.intValue(MRJobConfig.NUM_REDUCES));
@@ -122,6 +122,19 @@ final class RunRecordJson {
       taskNode.put("finish_ms", task.finishMs());
     }
     return node;
+  }
+
+  /** A time the job reports, null when it cannot say. */
+  private interface JobTime {
+    Long get() throws Exception;
+  }
+
+  private static Long timeOrNull(JobTime time) {
+    try {
+      return time.get();
+    } catch (Exception e) {
+      return null;
+    }
   }
 
   private static JobStatus finalStatus(RecordedJob job) {

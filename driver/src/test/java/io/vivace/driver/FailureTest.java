@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -86,6 +87,7 @@ class FailureTest {
     assertEquals(100_000, failed.at("/validation/output_bytes").asLong());
   }
 
+  @Tag("slow")
   @Test
   void wordcountWithCorruptedOutputFailsValidation() throws Exception {
     BenchDriver driver = new BenchDriver((name, params) ->

@@ -20,18 +20,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The mini-cluster as the lab uses it: a process of its own that reports READY with its client
- * configuration, runs the driver's workloads on YARN and HDFS, and stops by itself when its stdin
- * closes. One cluster for the whole suite: on 2 cores it takes ~30 s to start, ~20 s to stop, and
- * every container is a JVM of its own, so the workloads are as small as they get (two map-only
- * sleeps at once, a 1,000-row terasort with one map and one reduce). The cluster has the lab's SWIM
- * shape (512 MB containers, a 4 GB NodeManager, half of it for ApplicationMasters), which runs
- * several jobs at once.
+ * configuration, runs the driver's workloads on YARN and HDFS, and on Tez from the jars it staged
+ * on HDFS, and stops by itself when its stdin closes. One cluster for the whole suite: on 2 cores
+ * it takes ~30 s to start, ~20 s to stop, and every container is a JVM of its own, so the
+ * workloads are as small as they get (two map-only sleeps at once, a 1,000-row terasort with one
+ * map and one reduce, a sleep of two maps on Tez). The cluster has the lab's SWIM shape (512 MB
+ * containers, 4 GB NodeManagers, half of the memory for ApplicationMasters), which runs several
+ * jobs at once, with two NodeManagers and two DataNodes.
  */
 @Tag("minicluster") // left out of `vivace test --fast`
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -58,16 +65,19 @@ class MiniClusterTest {
     Process cluster = start(dir, clusterConf);
     try {
       assertEquals("READY " + clusterConf, readyLine(cluster));
+      hasItsNodes(clusterConf);
 
       twoJobsRunAtOnce(dir, clusterConf);
 
-      JsonNode terasort = runOnCluster(dir, clusterConf, "terasort", "--param", "rows=1000",
+      JsonNode terasort = runOnCluster(dir, clusterConf, "yarn", "terasort", "--param", "rows=1000",
           "--param", "maps=1", "--param", "reduces=1");
       assertTrue(terasort.at("/data/path").asText().startsWith("hdfs://"),
           terasort.get("data").toString());
       assertEquals(100_000, terasort.at("/validation/output_bytes").asLong());
       assertTrue(RecordChecks.jobs(terasort, "prepare").get(0).get("job_id").asText()
           .startsWith("job_"), "prepared on Vivace, over HDFS");
+
+      sleepsOnTez(dir, clusterConf);
 
       cluster.getOutputStream().close();
       assertTrue(cluster.waitFor(STOP_SECONDS, TimeUnit.SECONDS),
@@ -82,20 +92,71 @@ class MiniClusterTest {
     }
   }
 
-  /** One driver run against the cluster's configuration: on YARN, data and output on HDFS. */
-  private static JsonNode runOnCluster(Path dir, Path clusterConf, String workload,
-      String... params) throws Exception {
-    Path record = dir.resolve(workload + ".json");
+  /**
+   * Two NodeManagers running, two DataNodes live, and YARN naming nodes by host and port, so that
+   * both NodeManagers of this one host are nodes to the scheduler.
+   */
+  private static void hasItsNodes(Path clusterConf) throws Exception {
+    Configuration conf = new Configuration();
+    conf.addResource(new org.apache.hadoop.fs.Path(clusterConf.toUri()));
+    assertTrue(conf.getBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, false));
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(conf);
+      yarn.start();
+      List<NodeReport> nodes = yarn.getNodeReports(NodeState.RUNNING);
+      assertEquals(2, nodes.size(), nodes.toString());
+      assertEquals(2, nodes.stream().map(n -> n.getNodeId().toString()).distinct().count());
+    }
+    try (FileSystem fs = FileSystem.newInstance(conf)) {
+      assertEquals(2, ((DistributedFileSystem) fs).getDataNodeStats().length);
+    }
+  }
+
+  /**
+   * A sleep of two maps and a reduce on Tez (yarn-tez), with the configuration the cluster wrote
+   * beside its own: Tez's ApplicationMaster and tasks load Tez from the jars staged on HDFS, and
+   * the record has the counters and tasks of Tez's history.
+   */
+  private static void sleepsOnTez(Path dir, Path clusterConf) throws Exception {
+    Path tezConf = MiniCluster.tezConfFile(clusterConf);
+    Configuration tez = new Configuration(false);
+    tez.addResource(new org.apache.hadoop.fs.Path(tezConf.toUri()));
+    assertTrue(tez.get("tez.lib.uris").matches("hdfs://localhost:\\d+/apps/tez-0\\.10\\.5"),
+        tez.get("tez.lib.uris"));
+    JsonNode sleep = runOnCluster(dir, clusterConf, "yarn-tez", "sleep", "--param", "maps=2",
+        "--param", "reduces=1", "-conf", tezConf.toString());
+    JsonNode job = RecordChecks.jobs(sleep, "run").get(0);
+    assertEquals(3, job.at("/counters/org.apache.tez.common.counters.DAGCounter/NUM_SUCCEEDED_TASKS")
+        .asInt(), job.get("counters").toString());
+    assertEquals(List.of("MAP", "MAP", "REDUCE"), job.get("tasks").findValuesAsText("type"));
+    assertEquals("sleep: job succeeded, 2 maps ran (task reports)",
+        sleep.at("/validation/detail").asText());
+  }
+
+  /**
+   * One driver run against the cluster's configuration: on YARN (or Tez, with its configuration
+   * among {@code params}), data and output on HDFS.
+   */
+  private static JsonNode runOnCluster(Path dir, Path clusterConf, String framework,
+      String workload, String... params) throws Exception {
+    Path record = dir.resolve(workload + "-" + framework + ".json");
     List<String> args = new ArrayList<>(List.of("-conf", clusterConf.toString(),
         "-D", "yarn.app.mapreduce.am.command-opts=" + AM_OPTS,
         "-D", "mapreduce.map.java.opts=" + QUICK_JVM,
         "-D", "mapreduce.reduce.java.opts=" + QUICK_JVM,
         "--workload", workload, "--record", record.toString(),
         "--data-root", "/vivace/data", "--work-root", "/vivace/work/" + workload));
-    args.addAll(List.of(params));
+    // a second -conf goes after the cluster's (the later file wins) and before the driver's options
+    List<String> own = new ArrayList<>(List.of(params));
+    int conf = own.indexOf("-conf");
+    if (conf >= 0) {
+      args.addAll(2, own.subList(conf, conf + 2));
+      own.subList(conf, conf + 2).clear();
+    }
+    args.addAll(own);
     DriverRun.Result result = DriverRun.run(new Configuration(), new BenchDriver(), record,
         args.toArray(new String[0]));
-    JsonNode json = RecordChecks.assertSucceeded(result, workload, "yarn");
+    JsonNode json = RecordChecks.assertSucceeded(result, workload, framework);
     assertTrue(json.get("default_fs").asText().startsWith("hdfs://localhost:"),
         json.get("default_fs").toString());
     assertTrue(json.get("work_root").asText().startsWith(json.get("default_fs").asText()),
@@ -180,8 +241,8 @@ class MiniClusterTest {
     List<String> command = javaCommand();
     command.addAll(List.of(MiniCluster.class.getName(),
         "--dir", dir.resolve("cluster").toString(), "--conf-out", clusterConf.toString(),
-        "--nm-memory-mb", "4096", "--am-memory-mb", "512", "--map-memory-mb", "512",
-        "--reduce-memory-mb", "512"));
+        "--nodemanagers", "2", "--datanodes", "2", "--nm-memory-mb", "4096",
+        "--am-memory-mb", "512", "--map-memory-mb", "512", "--reduce-memory-mb", "512"));
     return new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.to(LOG.toFile()))
         .start();

@@ -38,7 +38,7 @@ final class RecordChecks {
     assertFalse(runJobs.isEmpty(), "no run-phase job recorded");
     for (JsonNode job : runJobs) {
       assertEquals("SUCCEEDED", job.get("status").asText(), job.toString());
-      assertTrue(job.at("/counters/org.apache.hadoop.mapreduce.TaskCounter").isObject(),
+      assertTrue(job.at("/counters/" + taskCounterGroup(framework)).isObject(),
           "run job without task counters: " + job.get("counters"));
       assertTrue(job.get("maps").asInt() >= 1, "maps of " + job);
       assertTrue(record.get("started_ms").asLong() <= job.get("submit_ms").asLong(),
@@ -49,6 +49,12 @@ final class RecordChecks {
     assertEquals(framework, record.at("/configuration/mapreduce.framework.name").asText(),
         "configuration of the first run-phase job");
     return record;
+  }
+
+  /** The group of the task counters: MapReduce's, or Tez's for jobs on Tez (from its history). */
+  private static String taskCounterGroup(String framework) {
+    return framework.equals(TezOnCluster.FRAMEWORK_NAME) ? "org.apache.tez.common.counters.TaskCounter"
+        : "org.apache.hadoop.mapreduce.TaskCounter";
   }
 
   /** Every field there, jobs in known phases with their fields, times in order. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,15 +24,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Apache's LocalJobRunner, at 1e-4 of the trace's sizes, 1 MiB partitions, gaps compressed 4x
  * (the 81 s between job0 and job19 become ~20 s).
  *
- * <p>Submission times: one scheduler thread submits each job at its offset from the replay's
- * start, so a job's submission begins at its due time, or, when the previous job's submission
- * (staging its files, 0.1 to 0.9 s each for the LocalJobRunner on a loaded 2-core machine) has
- * not returned by then, when it returns: never later, and never because an earlier job is still
- * running. The check: every submission begins no earlier than its due time and at most 500 ms
- * (thread wake-up on a busy machine) after the later of its due time and the previous
- * submission's return; submissions follow the trace's order. Jobs 11 to 15 are due within 250 ms
- * of each other here, so their lateness adds up: an absolute bound on lateness would only measure
- * how busy the machine is.
+ * <p>Submission times: at each job's offset from the replay's start a thread of its own submits
+ * it, so a job's submission begins at its due time, never later because an earlier job is still
+ * running or still being submitted (staging its files takes 0.1 to 0.9 s for the LocalJobRunner on
+ * a loaded 2-core machine; Tez's client does not return before the job's ApplicationMaster runs).
+ * The check: every submission begins no earlier than its due time and at most 500 ms (thread
+ * start and wake-up on a busy machine) after it, and reaches the framework after it.
  *
  * <p>Sizes, from counters: the map emits {@code MAP_OUTPUT_RECORDS} records, each a 10-byte key
  * and 90-byte value, which the BytesWritable serialisation counts as 108 bytes in
@@ -45,6 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * against {@code output / 100} where the shuffle too has at least 10,000 records (job5 turns ~10
  * shuffled records into ~17,000 output records: its output varies with the shuffle's draw).
  */
+@Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class SwimReplayTest {
@@ -94,8 +93,6 @@ class SwimReplayTest {
     }
     assertEquals(JOBS, recorded.size(), "every job recorded");
 
-    long previousReturned = 0;
-    long previousSubmit = 0;
     for (int i = 0; i < JOBS; i++) {
       JsonNode plan = planned.get(i);
       String what = framework + " job " + i + ": " + plan;
@@ -107,12 +104,9 @@ class SwimReplayTest {
       long due = plan.get("due_ms").asLong();
       long began = plan.get("submitted_ms").asLong();
       assertTrue(began >= due, what + ": submitted before its due time");
-      assertTrue(began <= Math.max(due, previousReturned) + WAKE_UP_MS,
-          what + ": submitted " + (began - Math.max(due, previousReturned))
-              + " ms after both its due time and the previous submission's return");
-      assertTrue(job.get("submit_ms").asLong() >= previousSubmit, "trace order: " + what);
-      previousSubmit = job.get("submit_ms").asLong();
-      previousReturned = plan.get("submit_returned_ms").asLong();
+      assertTrue(began <= due + WAKE_UP_MS,
+          what + ": submitted " + (began - due) + " ms after its due time");
+      assertTrue(job.get("submit_ms").asLong() >= due, what + ": reached the framework early");
 
       JsonNode counters = job.at("/counters/" + TASK);
       long inputRecords = counters.get("MAP_INPUT_RECORDS").asLong();

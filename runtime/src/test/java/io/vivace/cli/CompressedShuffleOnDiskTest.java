@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,6 +48,7 @@ class CompressedShuffleOnDiskTest {
     return input;
   }
 
+  @Tag("slow")
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"SnappyCodec", "DefaultCodec"})
   void mapOutputsOnDiskAreCompressedAndMergedBack(String codec) throws Exception {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The class data sharing archive {@code ./vivace jar} makes after a build and maps in every later
  * job, in a Vivace home of its own ({@link VivaceHome}).
  */
+@Tag("slow")
 class LauncherCdsTest {
 
   @TempDir

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,6 +102,7 @@ class SandboxLauncherTest {
         input.toString(), output.toString());
   }
 
+  @Tag("slow")
   @Test
   void aJobJarsStaticOutputKeyCountsRightWithTwoSlots() throws Exception {
     Path input = Files.createDirectories(workDir.resolve("in"));

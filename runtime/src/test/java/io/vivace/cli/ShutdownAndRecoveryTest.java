@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +113,7 @@ class ShutdownAndRecoveryTest {
     assertEquals("KILLED", jobs.get(jobs.size() - 1).get("status").asText(), jobs.toString());
   }
 
+  @Tag("slow")
   @Test
   void afterSigkillTheNextEngineRemovesWhatTheDeadOneLeft() throws Exception {
     Path output = workDir.resolve("tera-out");

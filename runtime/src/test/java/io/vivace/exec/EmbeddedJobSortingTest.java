@@ -31,6 +31,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -424,6 +425,7 @@ class EmbeddedJobSortingTest {
     }
   }
 
+  @Tag("slow")
   @Test
   void javaSerializedMapOutputWithItsOwnComparator() throws Exception {
     Path input = root.resolve("input");

@@ -35,6 +35,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper;
 import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -99,6 +100,7 @@ class MapOutputCompressionJobTest {
         Class.forName("org.apache.hadoop.io.compress." + codec), new Configuration());
   }
 
+  @Tag("slow")
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"DefaultCodec", "GzipCodec", "BZip2Codec", "SnappyCodec", "Lz4Codec"})
   void wordCountWithManySpillsMatchesUncompressedAndLocalJobRunner(String codec) throws Exception {

@@ -36,6 +36,7 @@ import org.apache.hadoop.io.compress.Lz4Codec;
 import org.apache.hadoop.io.compress.SnappyCodec;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -137,6 +138,7 @@ class CompressedSegmentsTest {
         "decompressors not given back to the pool");
   }
 
+  @Tag("slow")
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"DefaultCodec", "GzipCodec", "BZip2Codec", "SnappyCodec", "Lz4Codec"})
   void partitionsComeBackFromFileAndMemory(String codecName) throws Exception {
@@ -213,6 +215,7 @@ class CompressedSegmentsTest {
     assertEquals(decompressors, CodecPool.getLeasedDecompressorsCount(codec.codec()), "and only once");
   }
 
+  @Tag("slow")
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"DefaultCodec", "GzipCodec", "BZip2Codec", "SnappyCodec", "Lz4Codec"})
   void aCutCompressedSegmentFailsInsteadOfEndingEarly(String codecName) throws Exception {

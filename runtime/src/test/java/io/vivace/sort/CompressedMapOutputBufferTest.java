@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,6 +105,7 @@ class CompressedMapOutputBufferTest {
     }
   }
 
+  @Tag("slow")
   @Nested
   class Default extends WithCodec {
     @Override
@@ -112,6 +114,7 @@ class CompressedMapOutputBufferTest {
     }
   }
 
+  @Tag("slow")
   @Nested
   class Gzip extends WithCodec {
     @Override
@@ -120,6 +123,7 @@ class CompressedMapOutputBufferTest {
     }
   }
 
+  @Tag("slow")
   @Nested
   class BZip2 extends WithCodec {
     @Override
@@ -134,6 +138,7 @@ class CompressedMapOutputBufferTest {
     }
   }
 
+  @Tag("slow")
   @Nested
   class Snappy extends WithCodec {
     @Override

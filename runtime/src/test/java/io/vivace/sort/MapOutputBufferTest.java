@@ -40,6 +40,7 @@ import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -652,6 +653,7 @@ class MapOutputBufferTest {
   }
 
   /** Combined chunks that do not shrink are merged to a spill file once they fill half the buffer. */
+  @Tag("slow")
   @Test
   void combinedChunksThatDoNotShrinkGoToDisk() throws Exception {
     SummingCombiner combiner = new SummingCombiner();

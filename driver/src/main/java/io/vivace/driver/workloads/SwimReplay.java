@@ -19,13 +19,15 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.util.Tool;
 
 /**
- * Replays synthesised jobs open loop from this JVM: one submitter thread submits each job
- * ({@code Job.submit()}) when its offset from the replay's start comes, whether earlier jobs have
- * finished or not; this thread watches the submitted jobs, and as each completes closes its client
- * (the job recorder takes its snapshot then) and deletes its output, as SWIM's scripts do. A job
- * that fails, or cannot even be submitted, is noted with its reason and the replay goes on. One
- * thread submits, so submissions never race inside a framework's client; jobs due at the same
- * second go one after another.
+ * Replays synthesised jobs open loop from this JVM: when a job's offset from the replay's start
+ * comes, a thread of its own submits it ({@code Job.submit()}), whether earlier jobs have finished,
+ * or even returned from their submission, or not; this thread watches the submitted jobs, and as
+ * each completes closes its client (the job recorder takes its snapshot then) and deletes its
+ * output, as SWIM's scripts do. A job that fails, or cannot even be submitted, is noted with its
+ * reason and the replay goes on. A thread per submission, as SWIM's scripts start a process per
+ * job: Tez's MapReduce client returns from {@code submit()} only once the job's ApplicationMaster
+ * runs (15 to 45 s on a busy 2-core machine), and one submitter would hold every later job back
+ * that long.
  */
 final class SwimReplay extends Configured implements Tool {
 
@@ -151,19 +153,24 @@ final class SwimReplay extends Configured implements Tool {
   }
 
   /**
-   * Walks the jobs in trace order, waiting for each one's due time. A loop rather than a scheduled
-   * executor: an executor orders its tasks by trigger times computed from the clock at scheduling,
-   * so two jobs due within a millisecond of each other could be submitted out of trace order.
+   * Walks the jobs in trace order, waiting for each one's due time, and starts its submission then.
+   * A loop rather than a scheduled executor: an executor orders its tasks by trigger times computed
+   * from the clock at scheduling, so two jobs due within a millisecond of each other could start
+   * out of trace order.
    */
   private void submitInTraceOrder(ConcurrentLinkedQueue<Submitted> submitted) {
     try {
       for (int i = 0; i < jobs.size(); i++) {
+        SynthesisedJob job = jobs.get(i);
         Map<String, Object> outcome = outcomes.get(i);
         long due = (Long) outcome.get("due_ms");
         for (long wait; (wait = due - System.currentTimeMillis()) > 0; ) {
           Thread.sleep(wait);
         }
-        submit(jobs.get(i), outcome, submitted);
+        Thread submission = new Thread(() -> submit(job, outcome, submitted),
+            "swim-submit-" + job.index());
+        submission.setDaemon(true);
+        submission.start();
       }
     } catch (InterruptedException e) {
       // the replay is being abandoned; the jobs not yet submitted stay without a status

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +57,7 @@ class KMeansTest {
     assertNotNull(Points.parse(tiny.get(0), KMeansProfile.TINY.dims));
   }
 
+  @Tag("slow")
   @ParameterizedTest
   @ValueSource(strings = {"vivace", "local"})
   void iteratesToTheCentroidsOfASingleProcessKMeans(String framework) throws Exception {
@@ -85,6 +87,7 @@ class KMeansTest {
     assertTrue(Files.isDirectory(tmp.resolve("out/iteration-2")), "one job per iteration");
   }
 
+  @Tag("slow")
   @Test
   void stopsOnceNoCentroidMovesMoreThanTheConvergeDistance() throws Exception {
     Path in = Files.createDirectories(tmp.resolve("in"));

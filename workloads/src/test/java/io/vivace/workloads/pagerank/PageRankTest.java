@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +54,7 @@ class PageRankTest {
     assertEquals(PageRankProfile.TINY.pages, TestJobs.lines(tmp.resolve("tiny")).size());
   }
 
+  @Tag("slow")
   @ParameterizedTest
   @ValueSource(strings = {"vivace", "local"})
   void iteratesToTheRanksOfASingleProcessPageRank(String framework) throws Exception {

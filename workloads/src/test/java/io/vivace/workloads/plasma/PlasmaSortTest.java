@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,6 +59,7 @@ class PlasmaSortTest {
     assertTrue(keys.size() < lines.size(), "duplicate keys among " + lines.size() + " lines");
   }
 
+  @Tag("slow")
   @ParameterizedTest
   @ValueSource(strings = {"vivace", "local"})
   void sortsLikeASingleProcessSortAcrossThePartitions(String framework) throws Exception {

@@ -1,4 +1,4 @@
-package io.vivace.cluster.security;
+package io.vivace.driver.session;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionAccessException;
+import io.vivace.cluster.security.SessionSecret;
+import io.vivace.cluster.security.SessionSecretStore;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The secret file on Apache's MiniDFSCluster with permissions on: the owner writes and reads it,
- * another user can neither read it nor write into the owner's folder.
+ * another user can neither read it nor write into the owner's folder. In the driver module, which
+ * has HDFS's test jars: the runtime's test class path stands for its own and holds none.
  */
 @Tag("minicluster") // left out of `vivace test --fast`
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
