@@ -81,6 +81,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is counted as Hadoop counts it; the distributed cache reaches the executors.
  */
 @Tag("minicluster")
+@Tag("slow")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SessionExamplesTest {
 
