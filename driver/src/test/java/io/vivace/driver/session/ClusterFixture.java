@@ -3,6 +3,8 @@ package io.vivace.driver.session;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -11,6 +13,9 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.net.DNSToSwitchMapping;
+import org.apache.hadoop.net.NetworkTopology;
+import org.apache.hadoop.net.TableMapping;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacitySchedulerConfiguration;
 
@@ -18,8 +23,18 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.Capacity
  * Apache's HDFS (MiniDFSCluster) and YARN with MapReduce (MiniMRYarnCluster) in this JVM, several
  * DataNodes and NodeManagers on this host (node names carry their ports, so that placement can be
  * seen): what a Vivace session runs on in the tests, beside MapReduce on YARN.
+ *
+ * <p>So that the three kinds of map locality can be told apart on one machine, the DataNodes carry
+ * host names of their own ({@link #dataNodeHost}): the first is the NodeManagers' host
+ * ({@code localhost}), the second a host without a NodeManager in the same rack, the others hosts
+ * without a NodeManager in racks of their own (Hadoop's {@link TableMapping} topology, which the
+ * cluster and its clients share). Blocks are still read from the DataNodes' real address
+ * (127.0.0.1), as HDFS clients use addresses, not names.
  */
 final class ClusterFixture implements AutoCloseable {
+
+  /** The NodeManagers' host, as YARN names it in containers' {@code NM_HOST}. */
+  static final String NODE_MANAGER_HOST = "localhost";
 
   private final MiniDFSCluster dfs;
   private final MiniMRYarnCluster yarn;
@@ -36,8 +51,22 @@ final class ClusterFixture implements AutoCloseable {
     Configuration conf = new Configuration();
     conf.set("hadoop.tmp.dir", new File(dir, "tmp").getAbsolutePath());
     conf.setInt("dfs.replication", 1);
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, new File(dir, "dfs")).numDataNodes(nodes).build();
+    String[] hosts = new String[nodes];
+    StringBuilder racks = new StringBuilder();
+    for (int i = 0; i < nodes; i++) {
+      hosts[i] = dataNodeHost(i);
+      if (i >= 2) {
+        racks.append(hosts[i]).append(' ').append(rackOf(i)).append('\n');
+      }
+    }
+    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, new File(dir, "dfs")).numDataNodes(nodes).hosts(hosts)
+        .build();
     dfs.waitActive();
+    File topology = new File(dir, "topology.table");
+    Files.writeString(topology.toPath(), racks, StandardCharsets.US_ASCII);
+    conf.setClass(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, TableMapping.class,
+        DNSToSwitchMapping.class);
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, topology.getAbsolutePath());
     conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, dfs.getFileSystem().getUri().toString());
     conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     conf.setBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME, true);
@@ -67,6 +96,16 @@ final class ClusterFixture implements AutoCloseable {
     return new ClusterFixture(dfs, yarn, client);
   }
 
+  /** The host name DataNode {@code i} registers with. */
+  static String dataNodeHost(int i) {
+    return i == 0 ? NODE_MANAGER_HOST : "dn" + i + ".vivace.test";
+  }
+
+  /** The rack of DataNode {@code i}'s host in the cluster's topology. */
+  static String rackOf(int i) {
+    return i < 2 ? NetworkTopology.DEFAULT_RACK : "/rack-" + i;
+  }
+
   private static List<String> addOpens() {
     List<String> opens = new ArrayList<>();
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -84,6 +123,13 @@ final class ClusterFixture implements AutoCloseable {
     conf.set("vivace.master", "yarn");
     conf.setInt("vivace.session.executor.memory.mb", 512);
     conf.setInt("vivace.session.am.memory.mb", 512);
+    return conf;
+  }
+
+  /** A client configuration for the embedded engine of this JVM, on this cluster's file system. */
+  Configuration embeddedConf() {
+    Configuration conf = new Configuration(client);
+    conf.set(MRConfig.FRAMEWORK_NAME, "vivace");
     return conf;
   }
 

@@ -17,7 +17,8 @@ import org.apache.hadoop.security.token.SecretManager.InvalidToken;
 /**
  * Wraps a session proxy so that the session refusing the caller's authentication (a SASL failure
  * while connecting, in Hadoop's words) surfaces as a {@link SessionAccessException} that names the
- * session, its owner, the caller and where the secret should have come from.
+ * session, its owner, the caller and where the secret should have come from; and a session whose
+ * master cannot be reached (a connection refused or cut) as a {@link SessionUnreachableException}.
  */
 final class RefusalTranslator implements RpcInvocationHandler {
 
@@ -50,6 +51,9 @@ final class RefusalTranslator implements RpcInvocationHandler {
       String refusal = refusal(failure);
       if (refusal != null) {
         throw SessionAccessException.noValidSecret(session, user, refusal, failure);
+      }
+      if (SessionUnreachableException.isUnreachable(failure)) {
+        throw new SessionUnreachableException(session, RPC.getServerAddress(rpc), failure);
       }
       throw failure;
     }

@@ -137,6 +137,20 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return executors.size();
   }
 
+  /**
+   * Attempts given to executors whose end the session has not heard yet (maps when {@code maps},
+   * else reduces): the slots they take, whatever their jobs (killed ones included) think.
+   */
+  synchronized int runningAttempts(boolean maps) {
+    int n = 0;
+    for (Running r : running.values()) {
+      if (r.attempt.isMap() == maps) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Slots of every executor. */
   synchronized int slots() {
     int n = 0;

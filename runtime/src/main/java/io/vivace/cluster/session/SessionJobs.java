@@ -183,8 +183,10 @@ final class SessionJobs extends JobsClientProtocol {
     synchronized (this) {
       submittedJobs = submitted;
     }
-    return new ClusterMetrics(runningMaps, runningReduces, runningMaps, runningReduces, 0, 0, slots, slots,
-        submittedJobs, executors, 0, 0);
+    // occupied slots: what the executors run as far as the session knows, killed jobs' attempts
+    // that have not stopped yet included
+    return new ClusterMetrics(runningMaps, runningReduces, dispatcher.runningAttempts(true),
+        dispatcher.runningAttempts(false), 0, 0, slots, slots, submittedJobs, executors, 0, 0);
   }
 
   @Override

@@ -126,6 +126,26 @@ class SessionRpcSecurityTest {
     assertEquals(List.of("killJob by alice (TOKEN)"), clients.calls);
   }
 
+  @Test
+  void aSessionWhoseMasterHasEndedIsNamedAsUnreachable() throws Exception {
+    start(new Configuration(false));
+    Configuration conf = new Configuration(false);
+    conf.setInt("ipc.client.connect.max.retries", 0);
+    ClientProtocol client = SessionRpc.proxy(ClientProtocol.class, address, conf,
+        new SessionAccess(SESSION, "alice", secret, ORIGIN), UserGroupInformation.createRemoteUser("alice"));
+    try {
+      assertEquals(FixedClientProtocol.JOB, client.getNewJobID());
+      server.stop();
+      server = null;
+      SessionUnreachableException e = assertThrows(SessionUnreachableException.class, client::getNewJobID);
+      assertTrue(e.getMessage().startsWith("the master of Vivace session " + SESSION + " of user alice cannot be "
+          + "reached at " + address + ": it has ended"), e.getMessage());
+      assertTrue(e.getMessage().contains("yarn logs -applicationId " + SESSION), e.getMessage());
+    } finally {
+      SessionRpc.close(client);
+    }
+  }
+
   /**
    * Hadoop annotates ClientProtocol with the JobTracker's token selector and asks the class path's
    * SecurityInfo providers in the order of the jars: with Hadoop's AnnotatedSecurityInfo asked first
