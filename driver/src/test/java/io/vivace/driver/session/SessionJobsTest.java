@@ -3,11 +3,16 @@ package io.vivace.driver.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vivace.cluster.client.SessionClient;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -64,8 +69,36 @@ class SessionJobsTest {
     return lines;
   }
 
+  /**
+   * Two clients submit at the same moment with no session running: each finds none and starts one,
+   * and they end up on the same session (the other is stopped), where both jobs run.
+   */
   @Test
-  void aJobWithReducesShufflesAcrossExecutors() throws Exception {
+  void twoClientsFindingNoSessionShareTheOneStartedFirst() throws Exception {
+    Configuration conf = cluster.sessionConf();
+    assertEquals(List.of(), SessionClient.list(conf), "sessions before the first job");
+    CyclicBarrier bothReady = new CyclicBarrier(2);
+    CompletableFuture.allOf(onItsOwnThread(() -> wordCount(bothReady)),
+        onItsOwnThread(() -> mapOnly(bothReady))).join();
+    assertEquals(1, SessionClient.list(conf).size(), "sessions alive after two clients started at once");
+  }
+
+  private interface Client {
+    void run() throws Exception;
+  }
+
+  /** A thread of its own, not the common pool's (one thread on two cores). */
+  private static CompletableFuture<Void> onItsOwnThread(Client client) {
+    return CompletableFuture.runAsync(() -> {
+      try {
+        client.run();
+      } catch (Exception e) {
+        throw new CompletionException(e);
+      }
+    }, runnable -> new Thread(runnable, "client").start());
+  }
+
+  private static void wordCount(CyclicBarrier bothReady) throws Exception {
     Configuration conf = cluster.sessionConf();
     FileSystem fs = FileSystem.get(conf);
     Path input = new Path("/in/words");
@@ -96,6 +129,7 @@ class SessionJobsTest {
     FileInputFormat.addInputPath(job, input);
     Path output = new Path("/out/words");
     FileOutputFormat.setOutputPath(job, output);
+    bothReady.await(2, TimeUnit.MINUTES);
     assertTrue(job.waitForCompletion(true), job.getStatus().getFailureInfo());
     List<String> lines = read(fs, output);
     lines.sort(null);
@@ -105,8 +139,7 @@ class SessionJobsTest {
     assertEquals(want, lines);
   }
 
-  @Test
-  void aMapOnlyJobRunsOnTheSession() throws Exception {
+  private static void mapOnly(CyclicBarrier bothReady) throws Exception {
     Configuration conf = cluster.sessionConf();
     FileSystem fs = FileSystem.get(conf);
     Path input = new Path("/in/upper");
@@ -124,6 +157,7 @@ class SessionJobsTest {
     FileInputFormat.addInputPath(job, input);
     Path output = new Path("/out/upper");
     FileOutputFormat.setOutputPath(job, output);
+    bothReady.await(2, TimeUnit.MINUTES);
     assertTrue(job.waitForCompletion(true), job.getStatus().getFailureInfo());
     List<String> lines = read(fs, output);
     lines.sort(null);

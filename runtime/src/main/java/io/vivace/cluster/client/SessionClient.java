@@ -13,6 +13,7 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,7 +66,7 @@ public final class SessionClient {
       String name = VivaceConf.get(conf, "vivace.session.name");
       ApplicationReport session = find(yarn, name);
       if (session == null) {
-        session = start(yarn, conf, name);
+        session = startOrJoin(yarn, conf, name);
       } else if (session.getYarnApplicationState() != YarnApplicationState.RUNNING) {
         session = awaitRunning(yarn, session.getApplicationId(), conf);
       }
@@ -146,16 +147,46 @@ public final class SessionClient {
     return sessions;
   }
 
+  /**
+   * The user's alive session of this name submitted first (then the lowest id), so that clients
+   * that look at the same time agree on one.
+   */
   private static ApplicationReport find(YarnClient yarn, String name) throws IOException {
-    for (ApplicationReport session : alive(yarn)) {
-      if (sessionName(session).equals(name)) {
-        return session;
-      }
-    }
-    return null;
+    return alive(yarn).stream()
+        .filter(session -> sessionName(session).equals(name))
+        .min(Comparator.comparingLong(ApplicationReport::getSubmitTime)
+            .thenComparing(ApplicationReport::getApplicationId))
+        .orElse(null);
   }
 
   private static ApplicationReport start(YarnClient yarn, Configuration conf, String name) throws IOException {
+    return awaitRunning(yarn, submit(yarn, conf, name), conf);
+  }
+
+  /**
+   * Starts a session for a job when none runs. Clients that found none at the same time each
+   * submit one; once its own is submitted, each looks again, and all but the client of the first
+   * submitted stop theirs and join that one (a later look always sees the first).
+   */
+  private static ApplicationReport startOrJoin(YarnClient yarn, Configuration conf, String name)
+      throws IOException {
+    ApplicationId own = submit(yarn, conf, name);
+    ApplicationReport first = find(yarn, name);
+    if (first == null || first.getApplicationId().equals(own)) {
+      return awaitRunning(yarn, own, conf);
+    }
+    LOG.info("Vivace session " + first.getApplicationId() + " (" + name + ") was started at the same time by "
+        + "another client: joining it and stopping " + own);
+    try {
+      yarn.killApplication(own);
+    } catch (YarnException e) {
+      throw new IOException("cannot stop Vivace session " + own + ", started twice: " + e.getMessage(), e);
+    }
+    SessionSecretStore.forCluster(conf).delete(first.getUser(), own.toString());
+    return awaitRunning(yarn, first.getApplicationId(), conf);
+  }
+
+  private static ApplicationId submit(YarnClient yarn, Configuration conf, String name) throws IOException {
     try {
       YarnClientApplication application = yarn.createApplication();
       ApplicationSubmissionContext context = application.getApplicationSubmissionContext();
@@ -176,7 +207,7 @@ public final class SessionClient {
           (int) (memoryMb * 0.8), Map.of(), SessionCredentials.launchTokens(new Credentials(), access)));
       LOG.info("Starting Vivace session " + id + " (" + name + ")");
       yarn.submitApplication(context);
-      return awaitRunning(yarn, id, conf);
+      return id;
     } catch (YarnException e) {
       throw new IOException("cannot start a Vivace session on YARN: " + e.getMessage(), e);
     }
