@@ -1,6 +1,7 @@
-"""Studies on one shared mini-cluster: hadoop-yarn and hadoop-tez running sleep and terasort on two
-NodeManagers and two DataNodes, every run validated and stored with the cluster's shape and start;
-and what Tez cannot run refused by `vivace lab check` with the spec's line, before anything runs."""
+"""Studies on one shared mini-cluster: hadoop-yarn, hadoop-tez and vivace-yarn (a Vivace session)
+running sleep and terasort on two NodeManagers and two DataNodes, every run validated and stored
+with the cluster's shape and start (and the session's); and what an engine cannot run refused by
+`vivace lab check` with the spec's line, before anything runs."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 TWO_NODES = f"""
     name: two-nodes
     repeats: 1
-    engines: [hadoop-yarn, hadoop-tez]
+    engines: [hadoop-yarn, hadoop-tez, vivace-yarn]
     cluster: {{nodemanagers: 2, datanodes: 2, nm_memory_mb: 2048, container_mb: 512}}
     workloads:
       - sleep: {{maps: 3, reduces: 1}}
@@ -34,10 +35,11 @@ TWO_NODES = f"""
       mapreduce.map.java.opts: ["{QUICK_JVM}"]
       mapreduce.reduce.java.opts: ["{QUICK_JVM}"]
 """
+FRAMEWORKS = {"hadoop-yarn": "yarn", "hadoop-tez": "yarn-tez", "vivace-yarn": "vivace"}
 
 
 @pytest.mark.minicluster
-def test_yarn_and_tez_share_a_two_node_cluster_validated_and_stored_with_its_shape(tmp_path):
+def test_yarn_tez_and_a_vivace_session_share_a_two_node_cluster_validated_and_stored_with_its_shape(tmp_path):
     spec = write_spec(tmp_path / "two-nodes.yaml", TWO_NODES)
     home = tmp_path / "home"
     done = subprocess.run([sys.executable, "-m", "vivace_lab", "--home", str(home), "run", str(spec)],
@@ -53,8 +55,9 @@ def test_yarn_and_tez_share_a_two_node_cluster_validated_and_stored_with_its_sha
         [description] = [c.description for c in store.clusters() if c.name == cluster]
         client = TestClient(create_app(store))
         page = client.get(f"/runs/{runs[('terasort', 'hadoop-tez')].id}").text
-    assert sorted(runs) == [("sleep", "hadoop-tez"), ("sleep", "hadoop-yarn"),
-                            ("terasort", "hadoop-tez"), ("terasort", "hadoop-yarn")]
+        session_page = client.get(f"/runs/{runs[('terasort', 'vivace-yarn')].id}").text
+    assert sorted(runs) == [("sleep", "hadoop-tez"), ("sleep", "hadoop-yarn"), ("sleep", "vivace-yarn"),
+                            ("terasort", "hadoop-tez"), ("terasort", "hadoop-yarn"), ("terasort", "vivace-yarn")]
     assert description["minicluster"] == {"nodemanagers": 2, "datanodes": 2, "nm_memory_mb": 2048, "nm_vcores": 3,
                                           "container_mb": 512, "max_am_percent": 0.5}
     starts = set()
@@ -62,7 +65,7 @@ def test_yarn_and_tez_share_a_two_node_cluster_validated_and_stored_with_its_sha
         assert run.status == "succeeded", f"{workload} on {engine}: {run.failure}"
         assert run.validation_status == "PASSED"
         assert run.cluster == cluster
-        assert run.record["framework"] == {"hadoop-yarn": "yarn", "hadoop-tez": "yarn-tez"}[engine]
+        assert run.record["framework"] == FRAMEWORKS[engine]
         assert run.record["work_root"].startswith("hdfs://")
         assert run.record["cluster"]["shape"]["nodemanagers"] == 2
         assert run.record["cluster"]["start_s"] > 0
@@ -72,7 +75,28 @@ def test_yarn_and_tez_share_a_two_node_cluster_validated_and_stored_with_its_sha
     assert len(starts) == 1, "one cluster, started once, ran every run"
     tez_sleep = [job for job in runs[("sleep", "hadoop-tez")].jobs if job.phase == "run"][0]
     assert tez_sleep.counters["org.apache.tez.common.counters.DAGCounter"]["NUM_SUCCEEDED_TASKS"] == 4
-    assert runs[("terasort", "hadoop-yarn")].output_checksum == runs[("terasort", "hadoop-tez")].output_checksum
+    assert runs[("terasort", "hadoop-yarn")].output_checksum == runs[("terasort", "hadoop-tez")].output_checksum \
+        == runs[("terasort", "vivace-yarn")].output_checksum
+
+    sessions = {workload: runs[(workload, "vivace-yarn")].record["cluster"]["session"]
+                for workload in ("sleep", "terasort")}
+    assert sessions["sleep"] == sessions["terasort"], "one session, started once, ran both"
+    session = sessions["sleep"]
+    assert session["application_id"].startswith("application_") and session["start_s"] > 0
+    # 2 NodeManagers of 2048 MB, 512 MB containers: 2-slot executors of 1024 MB, 3 beside the 512 MB master
+    assert (session["am_memory_mb"], session["executor_memory_mb"], session["slots_per_executor"],
+            session["executors_max"]) == (512, 1024, 2, 3)
+    _, timestamp, number = session["application_id"].split("_")
+    for workload in ("sleep", "terasort"):
+        run = runs[(workload, "vivace-yarn")]
+        assert run.record["overrides"]["vivace.master"] == "yarn"
+        assert "session" not in runs[(workload, "hadoop-yarn")].record["cluster"]
+        for job in run.jobs:
+            if job.phase == "run":
+                assert job.job_id.startswith(f"job_{timestamp}{number}_"), f"{job.job_id} ran on the session"
+    assert f"Vivace session {session['application_id']}: executors of 2 slots and 1024 MB, 1 to 3" in session_page
+    stop_log = (home / "minicluster" / "vivace-session" / "session-stop.log").read_text()
+    assert f"Stopped Vivace session {session['application_id']}" in stop_log, "the study's end stopped the session"
     assert "mini-cluster: 2 NodeManagers of 2048 MB" in page
 
     conf = _conf(home / "minicluster" / "client-conf.xml")
@@ -107,3 +131,29 @@ def _conf(path: Path) -> dict[str, str]:
     root = ElementTree.parse(path).getroot()
     return {prop.findtext("name"): prop.findtext("value") for prop in root.iter("property")}
 
+
+
+def test_lab_check_takes_every_driver_workload_on_vivace_yarn_and_refuses_lustre_with_its_line(tmp_path):
+    # Every workload of the driver ran on a session when vivace-yarn was added (lab/docs/clusters.md):
+    # none is unsupported, so a spec naming them all is checked without complaint.
+    from vivace_lab.workloads.catalogue import WORKLOADS
+
+    names = [name for name, workload in WORKLOADS.items() if not any(p.required for p in workload.params)]
+    listed = "\n".join(f"  - {name}: {{}}" for name in names)
+    spec = write_spec(tmp_path / "session.yaml",
+                      f"name: every-workload\nrepeats: 1\nengines: [vivace-yarn]\nworkloads:\n{listed}\n")
+    checked = lab(tmp_path / "home", "check", str(spec))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"{len(names)} runs" in checked.stdout
+
+    lustre = write_spec(tmp_path / "lustre.yaml", """
+        name: session-on-lustre
+        engines: [vivace, vivace-yarn]
+        lustre_root: /tmp/lustre
+        workloads:
+          - sleep: {maps: 2}
+    """)
+    refused = lab(tmp_path / "home", "check", str(lustre))
+    assert refused.returncode == 2
+    assert (f"{lustre}:3: lustre_root applies to vivace and hadoop-local only; vivace-yarn keep their own "
+            "file systems") in refused.stdout

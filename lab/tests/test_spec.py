@@ -93,7 +93,7 @@ def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
     ("name: x\nengines: [vivace, hadoop-tez]\nworkloads:\n  - sleep: {maps: 2}\n  - pagerank: {pages: 50}\n", 5,
      "pagerank is unsupported on hadoop-tez: PageRank decides each iteration from its job's RANK_CHANGE_NANO"),
     ("name: x\nengines: [vivace]\nworkloads: [sleep]\ncluster: {nodemanagers: 2}\n", 4,
-     "cluster shapes the mini-cluster of hadoop-yarn, hadoop-tez; the study runs none of them"),
+     "cluster shapes the mini-cluster of hadoop-yarn, hadoop-tez, vivace-yarn; the study runs none of them"),
     ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster:\n  nodemanagers: 2\n  nodes: 3\n", 6,
      "cluster has no setting 'nodes' (its settings: nodemanagers, datanodes"),
     ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster: {datanodes: 0}\n", 4,

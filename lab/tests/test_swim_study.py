@@ -38,7 +38,7 @@ def test_a_replay_on_a_cluster_of_three_runs_the_cluster_engines_on_one_shared_c
     default = swim_study.write_spec(options(), tmp_path)
     path = swim_study.write_spec(options("--cluster", "3"), tmp_path)
     spec = parse_spec(path.read_text(), str(path), hadoop_keys)
-    assert spec.engines == ("hadoop-yarn", "hadoop-tez")
+    assert spec.engines == ("hadoop-yarn", "hadoop-tez", "vivace-yarn")
     shape = spec.cluster
     assert (shape.nodemanagers, shape.datanodes, shape.nm_memory_mb, shape.container_mb, shape.max_am_percent) == \
         (3, 3, 4096, 512, 0.5)

@@ -3,7 +3,7 @@
 Defaults fit one machine: the first 20 jobs of FB-2010 (9 s to 90 s of trace time) at the trace's
 pace, sizes scaled by SWIM's integer rule to 1 of the traced cluster's 3000 machines, 4 MiB
 partitions, on vivace, hadoop-local and hadoop-yarn, once each. ``--cluster N`` replays it on the
-engines of the shared mini-cluster (hadoop-yarn, hadoop-tez, ...) with N NodeManagers and N
+engines of the shared mini-cluster (hadoop-yarn, hadoop-tez, vivace-yarn) with N NodeManagers and N
 DataNodes, as STAC compared two engines on one cluster.
 """
 

@@ -45,6 +45,8 @@ ENGINES: dict[str, EngineInfo] = {e.name: e for e in (
                on_cluster=True),
     EngineInfo("hadoop-tez", "vivace_lab.engines.tez_engine:HadoopTezEngine", DRIVER_WORKLOADS,
                unsupported=TEZ_UNSUPPORTED, on_cluster=True),
+    EngineInfo("vivace-yarn", "vivace_lab.engines.vivace_yarn_engine:VivaceYarnEngine", DRIVER_WORKLOADS,
+               on_cluster=True),
     EngineInfo("spark", "vivace_lab.engines.spark.engine:SparkEngine", ("sleep", "terasort", "wordcount")),
 )}
 

@@ -1,5 +1,5 @@
 """A study's YARN + HDFS mini-cluster, shared by every engine that runs on it (hadoop-yarn,
-hadoop-tez, ...): started once, when the first of them opens, its start timed apart from every run,
+hadoop-tez, vivace-yarn): started once, when the first of them opens, its start timed apart from every run,
 and stopped by whoever made it (the study runner) after the last run."""
 
 from __future__ import annotations

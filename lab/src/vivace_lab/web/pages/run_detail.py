@@ -56,9 +56,16 @@ def _minicluster(request: Request, run: RunDetail) -> str | None:
     if not isinstance(shape, dict):
         return None
     text = "mini-cluster: " + ClusterShape(**{k: v for k, v in shape.items() if k in CLUSTER_KEYS}).summary()
-    start_s = ((run.record or {}).get("cluster") or {}).get("start_s")
-    if start_s is not None:
-        text += f"; it started in {start_s:.1f} s, before the study's first run on it (in no run's time)"
+    cluster = (run.record or {}).get("cluster") or {}
+    if cluster.get("start_s") is not None:
+        text += f"; it started in {cluster['start_s']:.1f} s, before the study's first run on it (in no run's time)"
+    session = cluster.get("session")
+    if isinstance(session, dict) and session.get("application_id"):
+        text += (f"; Vivace session {session['application_id']}: executors of {session.get('slots_per_executor')} "
+                 f"slots and {session.get('executor_memory_mb')} MB, {session.get('executors_min')} to "
+                 f"{session.get('executors_max')}")
+        if session.get("start_s") is not None:
+            text += f", started in {session['start_s']:.1f} s (in no run's time)"
     return text
 
 
