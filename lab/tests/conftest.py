@@ -96,23 +96,27 @@ def _admin(url: str):
 
 @pytest.fixture(scope="session")
 def yarn_engine(tmp_path_factory):
-    """One open hadoop-yarn engine, its YARN + HDFS mini-cluster in the shape `vivace lab swim`
+    """One open hadoop-yarn engine on a YARN + HDFS mini-cluster of the shape `vivace lab swim`
     gives it, shared by every minicluster test of the session: on 2 cores a cluster takes ~30 s
-    to start and ~20 s to stop. Closing the engine at the end must stop the cluster's process."""
+    to start and ~20 s to stop. Stopping the cluster at the end must stop its process."""
     import psutil
 
     from vivace_lab.engines import create_engine
-    from vivace_lab.swim_study import SWIM_MINICLUSTER_OPTIONS
+    from vivace_lab.engines.shared_cluster import SharedCluster
+    from vivace_lab.swim_study import SWIM_CLUSTER
 
-    engine = create_engine("hadoop-yarn", tmp_path_factory.mktemp("yarn-lab"), SWIM_MINICLUSTER_OPTIONS)
+    home = tmp_path_factory.mktemp("yarn-lab")
+    cluster = SharedCluster(home / "minicluster", SWIM_CLUSTER)
+    engine = create_engine("hadoop-yarn", home, cluster)
     engine.open()
-    cluster_pid = engine.cluster.pid
+    cluster_pid = cluster.pid
     try:
         yield engine
     finally:
         engine.close()
+        cluster.stop()
     assert not psutil.pid_exists(cluster_pid) or psutil.Process(cluster_pid).status() == psutil.STATUS_ZOMBIE, \
-        "closing the hadoop-yarn engine stops its mini-cluster"
+        "stopping the mini-cluster stops its process"
 
 
 @pytest.fixture(scope="session")
