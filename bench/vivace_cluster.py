@@ -14,6 +14,7 @@ import shutil
 import signal
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -311,6 +312,8 @@ def run(options) -> int:
     work.mkdir(parents=True, exist_ok=True)
     cluster = MiniCluster(work, options.cluster)
     bench = None
+    # SIGTERM (and SIGINT, which a background job ignores) stop the session and the cluster too
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         cluster.start()
         bench = ClusterBench(options, cluster)
