@@ -10,6 +10,7 @@ one workload of its own: a Vivace terasort that loses one executor, killed for r
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -40,6 +41,9 @@ TASK_COUNTERS = ("Launched map tasks", "Launched reduce tasks", "Killed map task
                  "Total time spent by all map tasks (ms)", "Total time spent by all reduce tasks (ms)")
 SESSION = "bench"
 EXECUTOR_MAIN = "io.vivace.cluster.executor.ExecutorMain"
+# The job client's progress lines (every 100 ms with bench's polling) and when to kill: half the maps.
+PROGRESS = re.compile(r" map (\d+)% reduce (\d+)%")
+KILL_AT_MAP_PERCENT = 50
 ROOT_DRIVER_CLASSPATH = vb.ROOT / "driver" / "target" / "classpath.txt"
 
 
@@ -218,19 +222,14 @@ class ClusterBench(Bench):
         return super().counter_names(workload) + extra
 
     def run_once(self, workload: Workload, system: System, repeat: int) -> Run:
-        timer = None
+        loss, ended = {"repeat": repeat}, threading.Event()
         if workload.name == LOSS:
-            # mid-job: half the undisturbed terasort's time on the session
-            undisturbed = [r.seconds for r in self.runs if r.workload == "terasort" and r.system == system.name and r.ok]
-            delay = statistics.median(undisturbed) / 2
-            loss = {"repeat": repeat, "kill_after_s": delay}
-            timer = threading.Timer(delay, self.kill_executor, [loss])
-            timer.start()
+            log_file = self.runs_dir / f"{workload.name}-{system.name}-{repeat}" / "job.log"
+            threading.Thread(target=self.kill_mid_job, args=(log_file, loss, ended), daemon=True).start()
         try:
             run = super().run_once(workload, system, repeat)
         finally:
-            if timer is not None:
-                timer.cancel()
+            ended.set()
             self.fs("-rm", "-r", "-f", "-skipTrash", f"/bench/runs/{workload.name}-{system.name}-{repeat}")
         if workload.name == LOSS:
             if "killed_pid" not in loss:
@@ -240,6 +239,20 @@ class ClusterBench(Bench):
             self.losses.append(loss)
         return run
 
+    def kill_mid_job(self, log_file: Path, loss: dict, ended: threading.Event) -> None:
+        """Kills one of the session's executors once the job client reports KILL_AT_MAP_PERCENT of
+        the maps done and the reduce not: its finished maps' outputs are then still needed."""
+        start = time.monotonic()
+        while not ended.wait(0.02):
+            try:
+                progress = PROGRESS.findall(log_file.read_text(errors="replace"))
+            except OSError:
+                continue
+            if progress and int(progress[-1][0]) >= KILL_AT_MAP_PERCENT and int(progress[-1][1]) < 100:
+                loss["kill_after_s"], loss["progress"] = time.monotonic() - start, "map {}% reduce {}%".format(*progress[-1])
+                self.kill_executor(loss)
+                return
+
     def kill_executor(self, loss: dict) -> None:
         pids = self.executor_pids()
         if not pids:
@@ -247,7 +260,8 @@ class ClusterBench(Bench):
             return
         os.kill(pids[0], signal.SIGKILL)
         loss["killed_pid"], loss["executors"] = pids[0], len(pids)
-        log(f"  killed executor pid {pids[0]} ({len(pids)} running) after {loss['kill_after_s']:.1f} s")
+        log(f"  killed executor pid {pids[0]} ({len(pids)} running) after {loss['kill_after_s']:.1f} s"
+            f" at {loss.get('progress', '?')}")
 
     # ---- report ------------------------------------------------------------------------------
 
@@ -290,8 +304,8 @@ class ClusterBench(Bench):
         if loss.get("failed"):
             print(f"\n{LOSS}: failed, see the runs in the results JSON")
             return
-        print(f"\n{LOSS} ({loss['size']} terasort on the session, one executor killed (SIGKILL) after"
-              f" {loss['kill_after_s']:.1f} s):\n  undisturbed {loss['undisturbed_median_s']:.2f} s,"
+        print(f"\n{LOSS} ({loss['size']} terasort on the session, one executor killed (SIGKILL) at"
+              f" {KILL_AT_MAP_PERCENT}% of the maps, after {loss['kill_after_s']:.1f} s):\n  undisturbed {loss['undisturbed_median_s']:.2f} s,"
               f" with the loss {loss['with_loss_median_s']:.2f} s: {loss['extra_s']:+.2f} s;"
               f" {loss['extra_attempts']:.0f} attempts more, successful attempts' time"
               f" {loss['redone_task_s']:+.2f} task-s (the lost work run again)")

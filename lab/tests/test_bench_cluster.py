@@ -9,6 +9,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -78,7 +80,7 @@ def test_the_executor_loss_is_reported_against_the_undisturbed_terasort(modules,
     assert loss["redone_task_s"] == pytest.approx(3.0)
     bench.print_loss(loss)
     printed = capsys.readouterr().out
-    assert "killed (SIGKILL) after 2.5 s" in printed and "+3.00 s; 2 attempts more" in printed
+    assert "killed (SIGKILL) at 50% of the maps, after 2.5 s" in printed and "+3.00 s; 2 attempts more" in printed
 
 
 def test_a_loss_run_in_which_no_executor_died_counts_as_failed(modules, tmp_path):
@@ -90,30 +92,57 @@ def test_a_loss_run_in_which_no_executor_died_counts_as_failed(modules, tmp_path
     assert bench.loss_summary()["failed"]
 
 
-def test_only_the_sessions_executor_jvms_are_killed(modules, tmp_path):
-    """Real processes shaped like executor JVMs (argv[0] a `java`, the main class, a container log
-    folder of the application): the session's one dies of SIGKILL, another session's lives on."""
+def fake_executor(tmp_path, application: str) -> subprocess.Popen:
+    """A real process shaped like an executor JVM: argv[0] a `java`, the main class, a container log
+    folder of the application (a shell's own wait, no child, its arguments left as given)."""
+    java = tmp_path / "bin" / "java"
+    if not java.exists():
+        java.parent.mkdir(exist_ok=True)
+        java.symlink_to("/bin/bash")
+    return subprocess.Popen([str(java), "-c", "read -t 120 line; :", "-Xmx819m",
+                             f"-Dyarn.app.container.log.dir=/logs/{application}/container_1_0001_01_000002",
+                             "io.vivace.cluster.executor.ExecutorMain"], stdin=subprocess.PIPE)
+
+
+@pytest.fixture
+def executors(tmp_path):
+    started = []
+    yield lambda application: started.append(fake_executor(tmp_path, application)) or started[-1]
+    for process in started:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def test_only_the_sessions_executor_jvms_are_killed(modules, tmp_path, executors):
     bench = cluster_bench(modules, tmp_path)
     bench.application = "application_1700000000000_0007"
-    java = tmp_path / "bin" / "java"
-    java.parent.mkdir()
-    java.symlink_to("/bin/bash")  # a shell's own wait (no child process), its arguments left as given
+    ours, other = executors(bench.application), executors("application_1700000000000_0008")
+    assert bench.executor_pids() == [ours.pid]
+    loss = {"kill_after_s": 1.0}
+    bench.kill_executor(loss)
+    assert loss["killed_pid"] == ours.pid and loss["executors"] == 1
+    assert ours.wait(timeout=10) == -signal.SIGKILL
+    assert other.poll() is None
 
-    def executor(application: str) -> subprocess.Popen:
-        return subprocess.Popen([str(java), "-c", "read -t 120 line; :", "-Xmx819m",
-                                 f"-Dyarn.app.container.log.dir=/logs/{application}/container_1_0001_01_000002",
-                                 "io.vivace.cluster.executor.ExecutorMain"], stdin=subprocess.PIPE)
 
-    ours, other = executor(bench.application), executor("application_1700000000000_0008")
+def test_the_executor_dies_once_half_the_maps_are_done(modules, tmp_path, executors):
+    bench = cluster_bench(modules, tmp_path)
+    bench.application = "application_1700000000000_0009"
+    ours = executors(bench.application)
+    log_file = tmp_path / "job.log"
+    loss, ended = {}, threading.Event()
+    watcher = threading.Thread(target=bench.kill_mid_job, args=(log_file, loss, ended))
+    watcher.start()
     try:
-        assert bench.executor_pids() == [ours.pid]
-        loss = {"kill_after_s": 1.0}
-        bench.kill_executor(loss)
-        assert loss["killed_pid"] == ours.pid and loss["executors"] == 1
+        log_file.write_text("INFO mapreduce.Job:  map 0% reduce 0%\nINFO mapreduce.Job:  map 25% reduce 0%\n")
+        time.sleep(0.5)
+        assert ours.poll() is None and "killed_pid" not in loss, "not before half the maps"
+        with open(log_file, "a") as f:
+            f.write("INFO mapreduce.Job:  map 50% reduce 0%\n")
         assert ours.wait(timeout=10) == -signal.SIGKILL
-        assert other.poll() is None
+        watcher.join(timeout=10)
+        assert loss["killed_pid"] == ours.pid and loss["progress"] == "map 50% reduce 0%"
     finally:
-        for process in (ours, other):
-            if process.poll() is None:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait()
+        ended.set()
+        watcher.join(timeout=10)
