@@ -63,6 +63,7 @@ class System:
     launcher: Path       # a `vivace` script
     options: list[str]   # generic options of every job
     engine: str          # "vivace" or "local": the latency bench's sleep maps (LATENCY_SCALES)
+    env: tuple[tuple[str, str], ...] = ()   # environment variables of its jobs' processes
 
 
 CURRENT = System("vivace", "vivace", VIVACE, VIVACE_OPTIONS, "vivace")
@@ -161,6 +162,7 @@ class Workload:
     metrics: list[Metric] = field(default_factory=list)  # table rows taken from that report
     options: list[str] = field(default_factory=list)   # generic options for both systems
     input_bytes: int | None = None  # set: Run.metrics gets wall_s and cpu_s_per_gb (from rusage)
+    systems: tuple[str, ...] = ()   # runs only on these systems (names); empty: on both
 
 
 # Counters read back from a run's log (the job client prints them at the end): what map output
@@ -169,8 +171,8 @@ SHUFFLE_COUNTERS = ("Map output bytes", "Map output materialized bytes", "Reduce
                     "FILE: Number of bytes written")
 
 
-def logged_counters(log_file: Path) -> dict[str, int]:
-    """The last value of each SHUFFLE_COUNTERS entry the job client printed (the main job's)."""
+def logged_counters(log_file: Path, names: tuple[str, ...] = SHUFFLE_COUNTERS) -> dict[str, int]:
+    """The last value of each counter of `names` the job client printed (the main job's)."""
     found = {}
     try:
         text = log_file.read_text(errors="replace")
@@ -178,7 +180,7 @@ def logged_counters(log_file: Path) -> dict[str, int]:
         return found
     for line in text.splitlines():
         name, sep, value = line.strip().partition("=")
-        if sep and name in SHUFFLE_COUNTERS and value.isdigit():
+        if sep and name in names and value.isdigit():
             found[name] = int(value)
     return found
 
@@ -237,6 +239,8 @@ def directory_digest(path: Path) -> str:
 
 
 class Bench:
+    scales = SCALES   # --scale's sizes
+
     def __init__(self, options: argparse.Namespace, other: System = HADOOP_LOCAL):
         self.options = options
         self.systems = [CURRENT, other]   # the first is this checkout's Vivace
@@ -290,12 +294,14 @@ class Bench:
                     f"{workload.name}+{codec}", workload.size, workload.args, workload.validate,
                     workload.outputs, workload.system_args, workload.report, workload.metrics,
                     workload.options + ["-D", "mapreduce.map.output.compress=true",
-                                        "-D", f"mapreduce.map.output.compress.codec={CODECS[codec]}"]))
+                                        "-D", f"mapreduce.map.output.compress.codec={CODECS[codec]}"],
+                    workload.input_bytes, workload.systems))
         return result
 
     def base_workloads(self) -> list[Workload]:
-        maps, rows, text_bytes, sort_bytes = SCALES[self.options.scale]
+        maps, rows, text_bytes, sort_bytes = self.scales[self.options.scale]
         sizes = self.options.size
+        maps = sizes.get("sleep", maps)
         rows = sizes["terasort"] // 100 if "terasort" in sizes else rows
         text_bytes = sizes.get("wordcount", text_bytes)
         sort_bytes = sizes.get("sort", sort_bytes)
@@ -323,18 +329,7 @@ class Bench:
             result.append(Workload("cold-start", "1 empty job, JVM start included",
                                    [str(WORKLOADS_JAR), EMPTY_JOB]))
         if "latency" in chosen:
-            warmup, runs, sleep_maps = LATENCY_SCALES[self.options.scale]
-            maps = "/".join(str(sleep_maps[s.engine]) for s in self.systems) + " maps"
-            result.append(Workload(
-                "latency", f"{runs} empty jobs, {maps}",
-                [str(WORKLOADS_JAR), LATENCY_BENCH, "-warmup", str(warmup), "-runs", str(runs),
-                 "-json", "{run}/latency.json"],
-                system_args={s.name: ["-m", str(sleep_maps[s.engine])] for s in self.systems},
-                report="latency.json",
-                metrics=[Metric("empty-job latency", ("empty_job", "median_ms"), "ms", False,
-                                f"ms, median of {runs}"),
-                         Metric("tasks/s (-mt 0)", ("sleep_job", "tasks_per_s"), "tasks/s", True,
-                                maps)]))
+            result.append(self.latency_workload())
         if "sort" in chosen:
             seq = self.generate(f"random-{sort_bytes}", [
                 self.examples, "randomwriter", "-D", f"mapreduce.randomwriter.totalbytes={sort_bytes}",
@@ -360,6 +355,20 @@ class Bench:
         if "finra-query" in chosen or "finra-concurrency" in chosen:
             result.extend(self.finra(chosen))
         return result
+
+    def latency_workload(self) -> Workload:
+        warmup, runs, sleep_maps = LATENCY_SCALES[self.options.scale]
+        maps = "/".join(str(sleep_maps[s.engine]) for s in self.systems) + " maps"
+        return Workload(
+            "latency", f"{runs} empty jobs, {maps}",
+            [str(WORKLOADS_JAR), LATENCY_BENCH, "-warmup", str(warmup), "-runs", str(runs),
+             "-json", "{run}/latency.json"],
+            system_args={s.name: ["-m", str(sleep_maps[s.engine])] for s in self.systems},
+            report="latency.json",
+            metrics=[Metric("empty-job latency", ("empty_job", "median_ms"), "ms", False,
+                            f"ms, median of {runs}"),
+                     Metric("tasks/s (-mt 0)", ("sleep_job", "tasks_per_s"), "tasks/s", True,
+                            maps)])
 
     def finra(self, chosen: set[str]) -> list[Workload]:
         """The FINRA query alone, and the concurrency runner (5 streams x 2 queries, 10% think)."""
@@ -424,19 +433,32 @@ class Bench:
 
     # ---- running -----------------------------------------------------------------------------
 
+    def output_location(self, run_dir: Path) -> str:
+        """Where a run's job writes its output ({out})."""
+        return str(run_dir / "out")
+
+    def fetch_output(self, location: str, run_dir: Path) -> Path:
+        """The output at `location` as a local folder, to validate."""
+        return Path(location)
+
+    def counter_names(self, workload: Workload) -> tuple[str, ...]:
+        """The counters a run of `workload` keeps from its log."""
+        return SHUFFLE_COUNTERS if workload.name.split("+")[0] in SHUFFLING else ()
+
     def run_once(self, workload: Workload, system: System, repeat: int) -> Run:
         run_dir = self.runs_dir / f"{workload.name}-{system.name}-{repeat}"
         shutil.rmtree(run_dir, ignore_errors=True)
         run_dir.mkdir(parents=True)
-        out = run_dir / "out"
-        args = [a.replace("{out}", str(out)).replace("{run}", str(run_dir))
+        out = self.output_location(run_dir)
+        args = [a.replace("{out}", out).replace("{run}", str(run_dir))
                 for a in workload.args + workload.system_args.get(system.name, [])]
         extra = ["-D", f"hadoop.tmp.dir={run_dir / 'tmp'}"]
         seconds, rss, status, cpu = vivace_jar_cpu(args, system.options + workload.options + extra,
-                                                   self.env, run_dir / "job.log", system.launcher)
+                                                   {**self.env, **dict(system.env)}, run_dir / "job.log",
+                                                   system.launcher)
         detail = "" if status == 0 else f"exit {status}, see {run_dir / 'job.log'}"
         if status == 0 and workload.validate is not None and repeat == 0:
-            detail = workload.validate(workload, system.name, out)
+            detail = workload.validate(workload, system.name, self.fetch_output(out, run_dir))
         metrics = {}
         if status == 0 and workload.report is not None:
             try:
@@ -445,7 +467,7 @@ class Bench:
                 detail = f"no report {workload.report}: {e}"
         if workload.input_bytes:
             metrics = {"wall_s": seconds, "cpu_s_per_gb": cpu / (workload.input_bytes / 1e9)}
-        counters = logged_counters(run_dir / "job.log") if workload.name.split("+")[0] in SHUFFLING else {}
+        counters = logged_counters(run_dir / "job.log", self.counter_names(workload))
         run = Run(workload.name, workload.size, system.name, repeat, seconds, rss, not detail, detail,
                   metrics, counters, cpu)
         log(f"  {workload.name:10} {system.name:14} #{repeat}: {seconds:8.2f} s  {rss:8.0f} MB  {cpu:7.2f} CPU s"
@@ -459,10 +481,13 @@ class Bench:
     def run(self) -> None:
         for workload in self.workloads():
             self.metrics[workload.name] = workload.metrics
-            log(f"{workload.name} ({workload.size}), {self.options.repeats} repeats, alternating")
+            log(f"{workload.name} ({workload.size}), {self.options.repeats} repeats"
+                + (f" on {','.join(workload.systems)}" if workload.systems else ", alternating"))
             for repeat in range(self.options.repeats):
                 order = self.systems if repeat % 2 == 0 else list(reversed(self.systems))
                 for system in order:
+                    if workload.systems and system.name not in workload.systems:
+                        continue
                     self.runs.append(self.run_once(workload, system, repeat))
 
     # ---- report ------------------------------------------------------------------------------
@@ -535,7 +560,7 @@ class Bench:
             ratio = f"{row['speedup']:.2f}x" if row["speedup"] else "-"
             print(f"{row['workload']:17} {row['size']:18} {cells[0]} {cells[1]} {ratio:>8}")
         current, other = (s.column for s in self.systems)
-        faster = "Vivace" if self.systems[1] is HADOOP_LOCAL else "this checkout's build"
+        faster = "this checkout's build" if self.systems[1].name.startswith("vivace@") else "Vivace"
         print("Times in seconds (JVM start included) unless the size column names another unit;"
               f" tasks/s is a rate.\nspeedup: {other}/{current} for times, {current}/{other} for rates;"
               f" above 1x, {faster} is faster.")
@@ -562,7 +587,7 @@ class Bench:
         print("materialized: map output as stored for the shuffle (compressed bytes with a codec);"
               " FILE written: local file system bytes (spills, merges, job output).")
 
-    def write_json(self, rows: list[dict]) -> Path:
+    def write_json(self, rows: list[dict], extra: dict | None = None) -> Path:
         results = self.work / "results"
         results.mkdir(parents=True, exist_ok=True)
         path = results / f"bench-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
@@ -574,6 +599,7 @@ class Bench:
             "options": vars(self.options),
             "summary": rows,
             "runs": [r.__dict__ for r in self.runs],
+            **(extra or {}),
         }, indent=2))
         return path
 
@@ -644,8 +670,9 @@ class BaselineBuild:
         log(f"baseline {self.ref}: removed {self.checkout}")
 
 
-# --size: workloads whose input size can be set alone (terasort's in bytes, 100 per row).
-SIZED = ("terasort", "wordcount", "sort")
+# --size: workloads whose input size can be set alone (terasort's in bytes, 100 per row; sleep's
+# in maps).
+SIZED = ("terasort", "wordcount", "sort", "sleep")
 
 
 def parse_sizes(specs: list[str]) -> dict[str, int]:
@@ -710,10 +737,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=SCALES, default="default",
                         help="input sizes (default: %(default)s; tiny is a smoke test)")
-    parser.add_argument("--workloads", default=DEFAULT_WORKLOADS,
+    parser.add_argument("--workloads", default=None,
                         help="comma-separated: workloads of the driver's catalogue that bench/run runs"
                              f" ({','.join(CATALOGUE_RUNS)}) and its own {','.join(OWN_WORKLOADS)};"
-                             " `--list` says what each is (default: %(default)s). Not in the catalogue's"
+                             f" `--list` says what each is (default: {DEFAULT_WORKLOADS}). Not in the catalogue's"
                              " words: plasma-sort reports wall time and CPU seconds per GB into 80"
                              " partitions; finra-concurrency 5 streams x 2 queries with 10%% think time;"
                              " kmeans 5 iterations on HiBench's tiny/small/large profile; pagerank 3"
@@ -726,7 +753,7 @@ def main(argv: list[str] | None = None) -> int:
                              " (default: %(default)s, uncompressed)")
     parser.add_argument("--size", action="append", default=[], metavar="WORKLOAD=SIZE",
                         help="input size of one workload instead of the scale's, e.g. wordcount=1g"
-                             f" (workloads: {', '.join(SIZED)}; sizes in bytes or with k, m, g);"
+                             f" (workloads: {', '.join(SIZED)}; sizes in bytes or with k, m, g; sleep's in maps);"
                              " repeatable")
     parser.add_argument("--repeats", type=int, default=3, help="runs per system (median reported)")
     parser.add_argument("--heap", default="2g", help="maximum heap of every run, both systems")
@@ -740,12 +767,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true",
                         help="keep each run's output and log, and the --baseline worktree (reused by"
                              " the next run with the same REF)")
+    parser.add_argument("--cluster", type=int, metavar="N",
+                        help="on a YARN + HDFS mini-cluster of N NodeManagers and N DataNodes: a warm"
+                             " Vivace session (vivace-yarn) against MapReduce on YARN; workloads"
+                             " latency,sleep,terasort,wordcount,executor-loss, smaller sizes"
+                             " (docs/bench.md)")
     options = parser.parse_args(argv)
     catalogue = driver_catalogue()
     if options.list:
         print_workload_list(catalogue)
         return 0
-    problem = check_workloads(options.workloads.split(","), catalogue)
+    if options.cluster is not None:
+        import vivace_cluster
+        options.workloads = options.workloads or ",".join(vivace_cluster.CLUSTER_WORKLOADS)
+        problem = vivace_cluster.check_workloads(options.workloads.split(","))
+        if options.cluster < 1:
+            problem = f"--cluster {options.cluster}: at least one NodeManager"
+        elif options.baseline or options.codecs != "none":
+            problem = "--cluster runs without --baseline and --codecs"
+    else:
+        options.workloads = options.workloads or DEFAULT_WORKLOADS
+        problem = check_workloads(options.workloads.split(","), catalogue)
     if problem:
         parser.error(problem)
     try:
@@ -766,6 +808,8 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([str(VIVACE), "classpath"], check=True, stdout=subprocess.DEVNULL)
     if not WORKLOADS_JAR.exists():
         raise SystemExit(f"{WORKLOADS_JAR} missing: build with `mvn -DskipTests package`")
+    if options.cluster is not None:
+        return vivace_cluster.run(options)
     try:
         if baseline is not None:
             baseline.prepare()
@@ -779,10 +823,15 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if baseline is not None and not options.keep:
             baseline.remove()
-    rows = bench.table()
+    return report(bench, bench.table())
+
+
+def report(bench: Bench, rows: list[dict], extra: dict | None = None, after_table=lambda: None) -> int:
+    """Prints the table (then `after_table`'s lines), writes the results JSON; the exit status."""
     bench.print_table(rows)
+    after_table()
     bench.print_shuffle_bytes()
-    path = bench.write_json(rows)
+    path = bench.write_json(rows, extra)
     start, end = bench.load_at_start[0], os.getloadavg()[0]
     print(f"\nload average (1 min): {start:.2f} at the start, {end:.2f} at the end")
     print(f"results: {path}")
@@ -790,4 +839,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    sys.modules.setdefault("vivace_bench", sys.modules[__name__])  # one module for vivace_cluster's import
     sys.exit(main())

@@ -33,7 +33,8 @@ import org.apache.hadoop.util.ToolRunner;
  *       timed from {@code job.submit()} until {@code job.waitForCompletion(false)} returns;</li>
  *   <li>the split-keeping sleep job with {@code -m} maps, {@code -r} reduces and no sleeping
  *       ({@code -mt 0 -rt 0}), after a warm-up sleep job a tenth its size; tasks/s is
- *       (maps + reduces) / seconds from submit to done.</li>
+ *       (maps + reduces) / seconds from submit to done; {@code -m 0} leaves it out (where each job
+ *       takes tens of seconds, as MapReduce on YARN's do).</li>
  * </ol>
  *
  * <p>The client waits for completion by polling every {@code mapreduce.client.completion.pollinterval}
@@ -79,7 +80,7 @@ public class LatencyBench extends Configured implements Tool {
     Options options = parse(args, new JobConf(getConf()).get(MRConfig.FRAMEWORK_NAME));
     if (options == null) {
       System.err.println("usage: LatencyBench [-warmup N (20)] [-runs N (200)]"
-          + " [-m MAPS (" + VIVACE_DEFAULT_MAPS + " on vivace, " + OTHER_DEFAULT_MAPS + " elsewhere)]"
+          + " [-m MAPS (" + VIVACE_DEFAULT_MAPS + " on vivace, " + OTHER_DEFAULT_MAPS + " elsewhere; 0: no sleep job)]"
           + " [-r REDUCES (1)] [-json FILE]");
       return 2;
     }
@@ -118,7 +119,7 @@ public class LatencyBench extends Configured implements Tool {
     } catch (NumberFormatException e) {
       return null;
     }
-    if (warmup < 0 || runs < 1 || maps < 1 || reduces < 0) {
+    if (warmup < 0 || runs < 1 || maps < 0 || reduces < 0) {
       return null;
     }
     return new Options(warmup, runs, maps, reduces, json);
@@ -139,8 +140,11 @@ public class LatencyBench extends Configured implements Tool {
       runEmptyJob(conf, latencyMs, submitMs);
     }
 
-    runSleepJob(conf, Math.max(1, options.maps() / 10), options.reduces());
-    double seconds = runSleepJob(conf, options.maps(), options.reduces());
+    double seconds = 0;
+    if (options.maps() > 0) {
+      runSleepJob(conf, Math.max(1, options.maps() / 10), options.reduces());
+      seconds = runSleepJob(conf, options.maps(), options.reduces());
+    }
     return new Result(framework, conf.getInt(CompletionPoll.KEY, -1), pollSetByUser, options.warmup(),
         latencyMs, submitMs, options.maps(), options.reduces(), seconds);
   }
@@ -204,9 +208,11 @@ public class LatencyBench extends Configured implements Tool {
     out.append(String.format(Locale.ROOT, "  %-22s %9s %9s %9s %9s%n", "ms", "min", "median", "p90", "max"));
     out.append(summaryLine("submit to done", r.latency()));
     out.append(summaryLine("  of which submit()", r.submit()));
-    out.append(String.format(Locale.ROOT,
-        "sleep job -m %d -r %d -mt 0 -rt 0 (after a warm-up job): %d tasks in %.3f s = %.0f tasks/s%n",
-        r.maps(), r.reduces(), r.maps() + r.reduces(), r.sleepJobSeconds(), r.tasksPerSecond()));
+    if (r.maps() > 0) {
+      out.append(String.format(Locale.ROOT,
+          "sleep job -m %d -r %d -mt 0 -rt 0 (after a warm-up job): %d tasks in %.3f s = %.0f tasks/s%n",
+          r.maps(), r.reduces(), r.maps() + r.reduces(), r.sleepJobSeconds(), r.tasksPerSecond()));
+    }
     return out.toString();
   }
 
@@ -236,7 +242,9 @@ public class LatencyBench extends Configured implements Tool {
     json.put("completion_poll_ms", r.pollMillis());
     json.put("completion_poll_set_by", r.pollSetByUser() ? "user" : "bench");
     json.put("empty_job", emptyJob);
-    json.put("sleep_job", sleepJob);
+    if (r.maps() > 0) {
+      json.put("sleep_job", sleepJob);
+    }
     try {
       return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

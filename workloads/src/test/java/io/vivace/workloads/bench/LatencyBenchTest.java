@@ -68,6 +68,19 @@ class LatencyBenchTest {
   }
 
   @Test
+  void noMapsMeansNoSleepJob() throws Exception {
+    Path json = tmp.resolve("latency.json");
+    String[] args = {"-warmup", "0", "-runs", "2", "-m", "0", "-json", json.toString()};
+
+    assertEquals(0, ToolRunner.run(conf("vivace"), new LatencyBench(), args));
+
+    JsonNode result = new ObjectMapper().readTree(json.toFile());
+    assertEquals(2, result.get("empty_job").get("latencies_ms").size());
+    assertNull(result.get("sleep_job"), result.toString());
+    assertNull(LatencyBench.parse(new String[] {"-m", "-1"}, "vivace"));
+  }
+
+  @Test
   void keepsTheUsersPollInterval() throws Exception {
     Configuration conf = conf("vivace");
     conf.setInt(io.vivace.workloads.CompletionPoll.KEY, 7);
