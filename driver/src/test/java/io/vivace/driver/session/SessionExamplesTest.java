@@ -25,10 +25,13 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import javax.tools.ToolProvider;
@@ -697,6 +700,53 @@ class SessionExamplesTest {
     assertEquals(List.of("split-0\trecord-0", "split-0\trecord-1", "split-1\trecord-0", "split-1\trecord-1",
         "split-1\trecord-2", "split-2\trecord-0", "split-2\trecord-1", "split-2\trecord-2",
         "split-2\trecord-3"), lines);
+  }
+
+  /**
+   * The same job with its split class left out of its jar, on the client's class path only: the
+   * session's submission fails with an error that names the class and the job, and nothing is
+   * written. (The embedded engine runs the job beside its client, with the client's classes.)
+   */
+  @Test
+  void splitClassMissingFromTheJobJar() throws Exception {
+    File full = countingJobJar();
+    String splitEntry = JOB_SPLIT_CLASS.replace('.', '/') + ".class";
+    File jobJar = jarOf(full, "counting-job-without-split", entry -> !entry.equals(splitEntry));
+    File clientOnly = jarOf(full, "counting-split-client-only", splitEntry::equals);
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    try (URLClassLoader program = new URLClassLoader(
+        new URL[] {jobJar.toURI().toURL(), clientOnly.toURI().toURL()}, previous)) {
+      thread.setContextClassLoader(program);
+      Configuration conf = Engine.SESSION.conf();
+      conf.setClassLoader(program);
+      Tool tool = (Tool) program.loadClass(JOB_TOOL).getDeclaredConstructor().newInstance();
+      Path output = out("jobjar-missing-split", Engine.SESSION);
+      IOException error = assertThrows(IOException.class, () -> ToolRunner.run(conf, tool, new String[] {
+          output.toString()}), "submitting a job whose split class is not in its jar");
+      assertTrue(error.getMessage().matches("(?s).*Split class " + Pattern.quote(JOB_SPLIT_CLASS)
+          + " of job job_\\S+ not found on the job's class path.*"), "the error: " + error);
+      assertTrue(!fs.exists(output) || Outputs.visibleFiles(fs, output).isEmpty(), "no output");
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** A copy of {@code jar}, named {@code name}, with the entries {@code keep} accepts. */
+  private static File jarOf(File jar, String name, Predicate<String> keep) throws IOException {
+    File copy = new File(dir, name + ".jar");
+    try (JarFile in = new JarFile(jar); JarOutputStream out = new JarOutputStream(Files.newOutputStream(copy.toPath()))) {
+      for (JarEntry entry : java.util.Collections.list(in.entries())) {
+        if (keep.test(entry.getName())) {
+          out.putNextEntry(new JarEntry(entry.getName()));
+          try (var bytes = in.getInputStream(entry)) {
+            bytes.transferTo(out);
+          }
+          out.closeEntry();
+        }
+      }
+    }
+    return copy;
   }
 
   /**
