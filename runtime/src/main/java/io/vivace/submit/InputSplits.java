@@ -18,11 +18,13 @@ public final class InputSplits {
   public record Split(Object split, long rawBytes) {
   }
 
+  private final String jobId;
   private final byte[] content;
   private final int[] offsets;
   private final String[][] locations;
 
-  InputSplits(byte[] content, int[] offsets, String[][] locations) {
+  InputSplits(String jobId, byte[] content, int[] offsets, String[][] locations) {
+    this.jobId = jobId;
     this.content = content;
     this.offsets = offsets;
     this.locations = locations;
@@ -47,7 +49,8 @@ public final class InputSplits {
     try {
       cls = conf.getClassByName(className);
     } catch (ClassNotFoundException e) {
-      throw new IOException("Split class " + className + " not found", e);
+      throw new IOException("Split class " + className + " of job " + jobId
+          + " not found on the job's class path (its job jar, -libjars, the framework's)", e);
     }
     @SuppressWarnings("unchecked")
     Deserializer<Object> deserializer = (Deserializer<Object>) serialization.getDeserializer(cls);

@@ -101,7 +101,7 @@ public final class JobResources implements Closeable {
       conf.set(MRJobConfig.CACHE_LOCALARCHIVES, StringUtils.join(",", localArchives));
     }
     List<URL> classpath = new ArrayList<>();
-    addJobJar(conf, localizer, classpath);
+    addJobJar(conf, submitDir, localizer, classpath);
     for (String entry : strings(conf.getStrings(MRJobConfig.CLASSPATH_FILES))) {
       addClasspathEntry(new Path(entry), conf, localizer, localized, classpath);
     }
@@ -122,19 +122,28 @@ public final class JobResources implements Closeable {
     return new JobResources(workDir, links, loader);
   }
 
-  private static void addJobJar(JobConf conf, Localizer localizer, List<URL> classpath) throws IOException {
+  /**
+   * The job jar: Hadoop's job client stages it as {@code <submit dir>/job.jar} with the scheme of
+   * its file system left out (JobResourceUploader strips it), so a path without one is on the file
+   * system the job was staged on: HDFS for a session, {@code vivace-staging} for the embedded
+   * engine (YARNRunner takes the default file system, which is where it stages). The client
+   * staged the jar the job names, so a missing one is an error, not a job without its classes.
+   */
+  private static void addJobJar(JobConf conf, Path submitDir, Localizer localizer, List<URL> classpath)
+      throws IOException {
     String jar = conf.get(MRJobConfig.JAR);
     if (jar == null) {
       return;
     }
     Path path = new Path(jar);
     if (path.toUri().getScheme() == null) {
-      path = FileSystem.getLocal(conf).makeQualified(path);
+      FileSystem staging = submitDir != null ? submitDir.getFileSystem(conf) : FileSystem.getLocal(conf);
+      path = staging.makeQualified(path);
     }
-    FileSystem fs = path.getFileSystem(conf);
-    if (fs.exists(path)) {
-      classpath.add(localizer.classPathFile(path).toURI().toURL());
+    if (!path.getFileSystem(conf).exists(path)) {
+      throw new java.io.FileNotFoundException("The job jar " + path + " (" + MRJobConfig.JAR + ") does not exist");
     }
+    classpath.add(localizer.classPathFile(path).toURI().toURL());
   }
 
   private static void addClasspathEntry(Path path, JobConf conf, Localizer localizer, Map<String, File> localized,

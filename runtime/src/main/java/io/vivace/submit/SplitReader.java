@@ -30,7 +30,7 @@ public final class SplitReader {
       locations[i] = meta[i].getLocations();
     }
     if (meta.length == 0) {
-      return new InputSplits(new byte[0], offsets, locations);
+      return new InputSplits(jobId.toString(), new byte[0], offsets, locations);
     }
     Path splitFile = new Path(meta[0].getSplitLocation());
     byte[] content;
@@ -42,7 +42,7 @@ public final class SplitReader {
     for (int i = 0; i < meta.length; i++) {
       offsets[i] = (int) meta[i].getStartOffset();
     }
-    InputSplits splits = new InputSplits(content, offsets, locations);
+    InputSplits splits = new InputSplits(jobId.toString(), content, offsets, locations);
     splits.read(0, conf, new SerializationFactory(conf));
     return splits;
   }

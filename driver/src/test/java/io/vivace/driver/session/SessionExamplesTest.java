@@ -11,6 +11,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -23,10 +25,13 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import javax.tools.ToolProvider;
@@ -122,7 +127,11 @@ class SessionExamplesTest {
 
   /** Runs {@code tool} with {@code args} (generic options first) on {@code engine}: its one job. */
   private static RecordedJob run(Engine engine, Tool tool, String... args) throws Exception {
-    Configuration conf = engine.conf();
+    return run(engine, engine.conf(), tool, args);
+  }
+
+  /** As {@link #run(Engine, Tool, String...)}, from {@code conf} (a configuration of {@code engine}). */
+  private static RecordedJob run(Engine engine, Configuration conf, Tool tool, String... args) throws Exception {
     JobRecorder.recordOn(conf, conf.get("mapreduce.framework.name"));
     JobRecorder.drain();
     int exit = ToolRunner.run(conf, tool, args);
@@ -537,8 +546,6 @@ class SessionExamplesTest {
       zip.closeEntry();
     }
     File library = libraryJar();
-    assertThrows(ClassNotFoundException.class, () -> Class.forName(LIBRARY_CLASS),
-        "the -libjars class must not be on the test's (and so the executors') class path");
 
     assertSameOnSessionAndEmbedded("cache", CacheTool::new, "-files", dictionary.getAbsolutePath() + "#dictionary",
         "-archives", archive.getAbsolutePath() + "#bundle", "-libjars", library.getAbsolutePath(), input.toString());
@@ -550,28 +557,237 @@ class SessionExamplesTest {
 
   /** A jar of one class, compiled here: {@value #LIBRARY_CLASS}, which shouts what it is given. */
   private static File libraryJar() throws IOException {
-    File sources = new File(dir, "lib-src/vivace/test/lib");
-    File classes = new File(dir, "lib-classes");
-    Files.createDirectories(sources.toPath());
-    Files.createDirectories(classes.toPath());
-    File source = new File(sources, "Shout.java");
-    Files.writeString(source.toPath(), """
+    File jar = compiledJar("shout", Map.of("vivace/test/lib/Shout.java", """
         package vivace.test.lib;
         public class Shout implements java.util.function.UnaryOperator<String> {
           public String apply(String text) {
             return text.toUpperCase() + "!";
           }
         }
-        """, StandardCharsets.UTF_8);
-    int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.getAbsolutePath(),
-        source.getAbsolutePath());
-    assertEquals(0, compiled, "javac of " + source);
-    File jar = new File(dir, "shout.jar");
+        """));
+    assertThrows(ClassNotFoundException.class, () -> Class.forName(LIBRARY_CLASS),
+        "the -libjars class must not be on the test's (and so the executors') class path");
+    return jar;
+  }
+
+  /** The program of the job jar: its tool, and the input format and split class only it holds. */
+  private static final String JOB_TOOL = "vivace.test.job.CountingJob";
+  private static final String JOB_SPLIT_CLASS = "vivace.test.job.CountingInputFormat$CountingSplit";
+
+  /**
+   * A job jar as a user builds one, compiled here: a map-only job whose input format makes three
+   * splits of its own class, split {@code i} giving {@code i + 2} records.
+   */
+  private static File countingJobJar() throws IOException {
+    return compiledJar("counting-job", Map.of("vivace/test/job/CountingInputFormat.java", """
+        package vivace.test.job;
+        import java.io.DataInput;
+        import java.io.DataOutput;
+        import java.io.IOException;
+        import java.util.ArrayList;
+        import java.util.List;
+        import org.apache.hadoop.io.Text;
+        import org.apache.hadoop.io.Writable;
+        import org.apache.hadoop.mapreduce.*;
+        public class CountingInputFormat extends InputFormat<Text, Text> {
+          public static class CountingSplit extends InputSplit implements Writable {
+            int index;
+            int records;
+            public CountingSplit() {
+            }
+            CountingSplit(int index, int records) {
+              this.index = index;
+              this.records = records;
+            }
+            public long getLength() {
+              return records;
+            }
+            public String[] getLocations() {
+              return new String[0];
+            }
+            public void write(DataOutput out) throws IOException {
+              out.writeInt(index);
+              out.writeInt(records);
+            }
+            public void readFields(DataInput in) throws IOException {
+              index = in.readInt();
+              records = in.readInt();
+            }
+          }
+          public List<InputSplit> getSplits(JobContext context) {
+            List<InputSplit> splits = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+              splits.add(new CountingSplit(i, i + 2));
+            }
+            return splits;
+          }
+          public RecordReader<Text, Text> createRecordReader(InputSplit split, TaskAttemptContext context) {
+            CountingSplit counting = (CountingSplit) split;
+            return new RecordReader<Text, Text>() {
+              private int next = -1;
+              public void initialize(InputSplit s, TaskAttemptContext c) {
+              }
+              public boolean nextKeyValue() {
+                return ++next < counting.records;
+              }
+              public Text getCurrentKey() {
+                return new Text("split-" + counting.index);
+              }
+              public Text getCurrentValue() {
+                return new Text("record-" + next);
+              }
+              public float getProgress() {
+                return (float) next / counting.records;
+              }
+              public void close() {
+              }
+            };
+          }
+        }
+        """, "vivace/test/job/CountingJob.java", """
+        package vivace.test.job;
+        import org.apache.hadoop.conf.Configured;
+        import org.apache.hadoop.fs.Path;
+        import org.apache.hadoop.io.Text;
+        import org.apache.hadoop.mapreduce.Job;
+        import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+        import org.apache.hadoop.util.Tool;
+        public class CountingJob extends Configured implements Tool {
+          public int run(String[] args) throws Exception {
+            Job job = Job.getInstance(getConf(), "counting splits");
+            job.setJarByClass(CountingJob.class);
+            job.setInputFormatClass(CountingInputFormat.class);
+            job.setNumReduceTasks(0);
+            job.setOutputKeyClass(Text.class);
+            job.setOutputValueClass(Text.class);
+            FileOutputFormat.setOutputPath(job, new Path(args[0]));
+            return job.waitForCompletion(true) ? 0 : 1;
+          }
+        }
+        """));
+  }
+
+  /**
+   * A job whose input format and split class only its job jar holds, run as {@code vivace jar} runs
+   * a program (the jar on a class loader of its own, the thread's and the configuration's): the
+   * session reads the splits with the job jar's classes, as the embedded engine does.
+   */
+  @Test
+  void splitClassOnlyInTheJobJar() throws Exception {
+    File jar = countingJobJar();
+    assertThrows(ClassNotFoundException.class, () -> Class.forName(JOB_SPLIT_CLASS),
+        "the split class must not be on the test's (and so the executors') class path");
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    try (URLClassLoader program = new URLClassLoader(new URL[] {jar.toURI().toURL()}, previous)) {
+      thread.setContextClassLoader(program);
+      for (Engine engine : List.of(Engine.SESSION, Engine.EMBEDDED)) {
+        Configuration conf = engine.conf();
+        conf.setClassLoader(program);
+        Tool tool = (Tool) program.loadClass(JOB_TOOL).getDeclaredConstructor().newInstance();
+        RecordedJob job = run(engine, conf, tool, out("jobjar", engine).toString());
+        Outputs.assertCommitted(fs, out("jobjar", engine), "job jar's job on " + engine);
+        assertEquals(3, job.counters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
+            "job jar's job on " + engine + ": maps (one per split)");
+      }
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+    Outputs.assertSameFiles(fs, out("jobjar", Engine.EMBEDDED), out("jobjar", Engine.SESSION),
+        "job jar's job, session vs embedded");
+    List<String> lines = new ArrayList<>(Outputs.lines(fs, out("jobjar", Engine.SESSION)));
+    lines.sort(null);
+    assertEquals(List.of("split-0\trecord-0", "split-0\trecord-1", "split-1\trecord-0", "split-1\trecord-1",
+        "split-1\trecord-2", "split-2\trecord-0", "split-2\trecord-1", "split-2\trecord-2",
+        "split-2\trecord-3"), lines);
+  }
+
+  /**
+   * The same job with its split class left out of its jar, on the client's class path only: the
+   * session's submission fails with an error that names the class and the job, and nothing is
+   * written. (The embedded engine runs the job beside its client, with the client's classes.)
+   */
+  @Test
+  void splitClassMissingFromTheJobJar() throws Exception {
+    File full = countingJobJar();
+    String splitEntry = JOB_SPLIT_CLASS.replace('.', '/') + ".class";
+    File jobJar = jarOf(full, "counting-job-without-split", entry -> !entry.equals(splitEntry));
+    File clientOnly = jarOf(full, "counting-split-client-only", splitEntry::equals);
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    try (URLClassLoader program = new URLClassLoader(
+        new URL[] {jobJar.toURI().toURL(), clientOnly.toURI().toURL()}, previous)) {
+      thread.setContextClassLoader(program);
+      Configuration conf = Engine.SESSION.conf();
+      conf.setClassLoader(program);
+      Tool tool = (Tool) program.loadClass(JOB_TOOL).getDeclaredConstructor().newInstance();
+      Path output = out("jobjar-missing-split", Engine.SESSION);
+      IOException error = assertThrows(IOException.class, () -> ToolRunner.run(conf, tool, new String[] {
+          output.toString()}), "submitting a job whose split class is not in its jar");
+      assertTrue(error.getMessage().matches("(?s).*Split class " + Pattern.quote(JOB_SPLIT_CLASS)
+          + " of job job_\\S+ not found on the job's class path.*"), "the error: " + error);
+      assertTrue(!fs.exists(output) || Outputs.visibleFiles(fs, output).isEmpty(), "no output");
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** A copy of {@code jar}, named {@code name}, with the entries {@code keep} accepts. */
+  private static File jarOf(File jar, String name, Predicate<String> keep) throws IOException {
+    File copy = new File(dir, name + ".jar");
+    try (JarFile in = new JarFile(jar); JarOutputStream out = new JarOutputStream(Files.newOutputStream(copy.toPath()))) {
+      for (JarEntry entry : java.util.Collections.list(in.entries())) {
+        if (keep.test(entry.getName())) {
+          out.putNextEntry(new JarEntry(entry.getName()));
+          try (var bytes = in.getInputStream(entry)) {
+            bytes.transferTo(out);
+          }
+          out.closeEntry();
+        }
+      }
+    }
+    return copy;
+  }
+
+  /**
+   * A jar of {@code sources} (path under the source root -> text), compiled here against Hadoop's
+   * jars, with every class they make (nested ones too).
+   */
+  private static File compiledJar(String name, Map<String, String> sources) throws IOException {
+    File sourceRoot = new File(dir, name + "-src");
+    File classes = new File(dir, name + "-classes");
+    List<String> javac = new ArrayList<>(List.of("-d", classes.getAbsolutePath(), "-classpath",
+        hadoopClassPath()));
+    for (Map.Entry<String, String> source : sources.entrySet()) {
+      File file = new File(sourceRoot, source.getKey());
+      Files.createDirectories(file.getParentFile().toPath());
+      Files.writeString(file.toPath(), source.getValue(), StandardCharsets.UTF_8);
+      javac.add(file.getAbsolutePath());
+    }
+    Files.createDirectories(classes.toPath());
+    int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, javac.toArray(new String[0]));
+    assertEquals(0, compiled, "javac of " + sources.keySet());
+    File jar = new File(dir, name + ".jar");
+    List<java.nio.file.Path> classFiles;
+    try (var walk = Files.walk(classes.toPath())) {
+      classFiles = walk.filter(Files::isRegularFile).sorted().toList();
+    }
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar.toPath()))) {
-      out.putNextEntry(new JarEntry("vivace/test/lib/Shout.class"));
-      out.write(Files.readAllBytes(new File(classes, "vivace/test/lib/Shout.class").toPath()));
-      out.closeEntry();
+      for (java.nio.file.Path classFile : classFiles) {
+        out.putNextEntry(new JarEntry(classes.toPath().relativize(classFile).toString()));
+        out.write(Files.readAllBytes(classFile));
+        out.closeEntry();
+      }
     }
     return jar;
+  }
+
+  /** The jars of Hadoop's job API (common and MapReduce's core), to compile a job against. */
+  private static String hadoopClassPath() {
+    List<String> jars = new ArrayList<>();
+    for (Class<?> cls : List.of(Configuration.class, Job.class)) {
+      jars.add(new File(cls.getProtectionDomain().getCodeSource().getLocation().getPath()).getAbsolutePath());
+    }
+    return String.join(File.pathSeparator, jars);
   }
 }
