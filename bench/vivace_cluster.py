@@ -139,10 +139,9 @@ class ClusterBench(Bench):
         command = [str(vb.VIVACE), "session", *self.session_options,
                    "-D", f"vivace.session.executors.min={nodes}", "-D", f"vivace.session.executors.max={nodes}",
                    "-D", "vivace.session.idle.timeout.ms=86400000", "start", SESSION]
-        # The session's AM reads jobs' input splits with its own class path, not the job jar's: a
-        # job with splits of its own classes (the sleep, empty and teragen jobs) fails with "Split
-        # class ... not found" unless its jar is on the session's class path, which the client
-        # that starts the session takes from its own (HADOOP_CLASSPATH included).
+        # The sleep job's job jar is Apache's tests jar and its input format is in the workloads
+        # jar, so the session's class path must hold the workloads jar; the client that starts the
+        # session uploads its own class path (HADOOP_CLASSPATH included).
         env = dict(self.env, HADOOP_CLASSPATH=f"{vb.WORKLOADS_JAR}:{self.examples}")
         start = time.monotonic()
         started = subprocess.run(command, capture_output=True, text=True, env=env)
