@@ -69,11 +69,16 @@ class ClusterEngine(DriverEngine):
     def driver_options(self) -> list[str]:
         return ["-conf", str(self.cluster.conf_file), *self.framework_options()]
 
+    @property
+    def cluster_root(self) -> str:
+        """The lab's folder on the cluster's file system."""
+        return f"{self.cluster.default_fs}/vivace-lab"
+
     def data_root(self, settings: RunSettings) -> str:
-        return f"{self.cluster.default_fs}/vivace-lab/data"
+        return f"{self.cluster_root}/data"
 
     def work_root(self, run_dir: Path) -> str:
-        return f"{self.cluster.default_fs}/vivace-lab/runs/{run_dir.name}"
+        return f"{self.cluster_root}/runs/{run_dir.name}"
 
     def prepare_options(self, planned: PlannedRun, run_dir: Path, settings: RunSettings) -> list[str]:
         """The input prepared (or found) under the file:// data root the local engines share, for the

@@ -61,8 +61,8 @@ class VivaceYarnEngine(ClusterEngine):
     def _warm_up(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         record = folder / "record.json"
-        command = driver_command(self.driver_options(), WARM_UP, record, f"{self.cluster.default_fs}/vivace-lab/data",
-                                 f"{self.cluster.default_fs}/vivace-lab/warm-up", "--phases", "run")
+        command = driver_command(self.driver_options(), WARM_UP, record, f"{self.cluster_root}/data",
+                                 f"{self.cluster_root}/warm-up", "--phases", "run")
         run_sampled(command, folder / "driver.log", folder, dict(os.environ), [], None)
         status = (read_record(record) or {}).get("status")
         if status != "SUCCEEDED":
