@@ -18,13 +18,26 @@ public final class SideBySide {
   /** The two runs and their output folders. */
   public record Outcome(Runs.Result reference, Path referenceOut, Runs.Result underTest, Path underTestOut) {
 
-    /** Both succeeded, both committed, and their visible output files are byte-identical. */
+    /**
+     * Both succeeded, both committed, and their output files are byte-identical ({@link
+     * OutputTrees}: subfolders included, SequenceFiles with their sync markers masked).
+     */
     public Outcome assertSameOutput() throws IOException {
+      return assertSameOutputOfJobs("");
+    }
+
+    /**
+     * As {@link #assertSameOutput}, for a program whose jobs write the given subfolders of its
+     * output folder, each committed.
+     */
+    public Outcome assertSameOutputOfJobs(String... subfolders) throws IOException {
       reference.assertSucceeded();
       underTest.assertSucceeded();
-      OutputDirs.assertCommitted(referenceOut, reference.program());
-      OutputDirs.assertCommitted(underTestOut, underTest.program());
-      OutputDirs.assertSameFiles(referenceOut, underTestOut, underTest.program());
+      for (String subfolder : subfolders) {
+        OutputDirs.assertCommitted(referenceOut.resolve(subfolder), reference.program());
+        OutputDirs.assertCommitted(underTestOut.resolve(subfolder), underTest.program());
+      }
+      OutputTrees.assertSame(referenceOut, underTestOut, underTest.program());
       return this;
     }
   }

@@ -37,6 +37,19 @@ public class ReduceSideJoin extends Configured implements Tool {
       this.record.set(record);
     }
 
+    boolean isCustomer() {
+      return customer;
+    }
+
+    String record() {
+      return record.toString();
+    }
+
+    @Override
+    public String toString() {
+      return (customer ? "customer " : "order ") + record;
+    }
+
     @Override
     public void write(DataOutput out) throws IOException {
       out.writeBoolean(customer);
