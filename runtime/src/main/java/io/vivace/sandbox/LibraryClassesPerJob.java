@@ -13,11 +13,14 @@ import java.util.List;
  *       driver the job names, shipped with {@code -libjars};
  *   <li>{@code mapreduce.lib.join}, {@code mapred.join}: {@code TupleWritable} reads the classes of
  *       its values, {@code CompositeInputSplit} those of its splits and the join expression's parser
- *       those of its input formats.
+ *       those of its input formats;
+ *   <li>{@code io.serializer.JavaSerialization} and its comparator: the {@code ObjectInputStream} of
+ *       its deserializer resolves classes in the loader of the code that called it.
  * </ul>
- * Whole packages, so that the classes which pass each other's objects around share one loader; no
- * class outside them refers to them (Vivace's runtime included), so the framework's copy and a
- * job's never meet in one attempt.
+ * Whole packages (or a class with its nested classes), so that classes which pass each other's
+ * objects around share one loader; no class outside them refers to them (Vivace's runtime
+ * included): the framework finds them by the names a job's configuration gives, through the
+ * attempt's loader, so the framework's copy and a job's never meet in one attempt.
  */
 final class LibraryClassesPerJob {
 
@@ -26,6 +29,9 @@ final class LibraryClassesPerJob {
       "org.apache.hadoop.mapred.lib.db.",
       "org.apache.hadoop.mapreduce.lib.join.",
       "org.apache.hadoop.mapred.join.");
+  private static final List<String> CLASSES = List.of(
+      "org.apache.hadoop.io.serializer.JavaSerialization",
+      "org.apache.hadoop.io.serializer.JavaSerializationComparator");
 
   private LibraryClassesPerJob() {
   }
@@ -33,6 +39,11 @@ final class LibraryClassesPerJob {
   static boolean contains(String className) {
     for (String p : PACKAGES) {
       if (className.startsWith(p) && className.indexOf('.', p.length()) < 0) {
+        return true;
+      }
+    }
+    for (String c : CLASSES) {
+      if (className.startsWith(c) && (className.length() == c.length() || className.charAt(c.length()) == '$')) {
         return true;
       }
     }

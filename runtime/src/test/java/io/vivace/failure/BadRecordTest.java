@@ -289,6 +289,21 @@ class BadRecordTest {
         + "received org.apache.hadoop.io.Text"), info);
   }
 
+  /** A class no serialization in io.serializations takes. */
+  public static class NotSerializable {
+  }
+
+  @Test
+  void aMapOutputClassThatNoSerializationAcceptsFailsNamingItAndTheKey() throws Exception {
+    String info = runBoth("no-serializer", 1, 5, job -> {
+      job.setMapOutputKeyClass(NotSerializable.class);
+      job.setSortComparatorClass(Text.Comparator.class); // else the key's comparator fails first, as on Hadoop
+    }, true);
+    assertTrue(info.contains("Could not find a serializer for the map output key class '"
+        + NotSerializable.class.getName() + "'"), info);
+    assertTrue(info.contains("io.serializations"), info);
+  }
+
   /** The fixture itself is sound: the same spilling job without the poison record succeeds. */
   @Test
   void theSameJobWithoutThePoisonSucceeds() throws Exception {

@@ -39,4 +39,21 @@ class ClassesByNameConformanceTest {
     }
     OutputTrees.assertSame(expected, actual, program);
   }
+
+  /** {@code JavaSerialization}'s {@code ObjectInputStream} resolves classes in its own loader. */
+  @Test
+  void javaSerializedMapOutputOfTheJobsOwnClasses() throws Exception {
+    Path pairs = Inputs.textFiles(root.resolve("pairs"), 3, 700, 14,
+        (random, i) -> "n" + random.nextInt(150) + " " + random.nextInt(1000));
+    JobJar jar = JobJar.of("hadoop-library");
+    String program = "io.vivace.jobs.library.JavaSerializedPairs";
+    Path expected = root.resolve("out-reference");
+    Path actual = root.resolve("out-" + Frameworks.underTest());
+    ChildJvm.run(ChildJvm.Mode.SYSTEM_CLASS_PATH, Frameworks.REFERENCE, root.resolve("scratch-reference"), jar,
+        program, pairs.toString(), expected.toString());
+    JobJarRunner.run(Frameworks.underTest(), root.resolve("scratch-vivace"), jar, program,
+        pairs.toString(), actual.toString()).assertSucceeded();
+    OutputDirs.assertCommitted(actual, program);
+    OutputTrees.assertSame(expected, actual, program);
+  }
 }
