@@ -14,8 +14,9 @@ public final class RunShapes {
   private RunShapes() {}
 
   /**
-   * The one job of each run read records and wrote some, the run under test had at least
-   * {@code minMaps} maps, and both agree on the map input and output and reduce output records.
+   * The one job of each run read records and wrote some (map output records for a map-only job),
+   * the run under test had at least {@code minMaps} maps, and both agree on the map input and
+   * output and reduce output records.
    */
   public static void assertNonTrivial(SideBySide.Outcome outcome, int minMaps) throws Exception {
     Counters reference = outcome.reference().counters();
@@ -28,5 +29,8 @@ public final class RunShapes {
     }
     long maps = outcome.underTest().onlyJob().tasks().stream().filter(t -> t.type() == TaskType.MAP).count();
     assertTrue(maps >= minMaps, what + ": " + maps + " maps, expected at least " + minMaps);
+    boolean mapOnly = outcome.underTest().onlyJob().tasks().stream().noneMatch(t -> t.type() == TaskType.REDUCE);
+    TaskCounter written = mapOnly ? TaskCounter.MAP_OUTPUT_RECORDS : TaskCounter.REDUCE_OUTPUT_RECORDS;
+    assertTrue(CounterChecks.value(reference, written) > 0, what + ": no " + written);
   }
 }
