@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Avro MapReduce ({@code avro-mapred} 1.11.4, the Avro of Hadoop 3.4.2) from its job jar and
  * {@code -libjars}, on Apache's LocalJobRunner and on Vivace: specific records generated at build
  * time, generic records and reflect records, as input, map output and output, with combiners,
- * several reduces and {@code AvroMultipleOutputs}.
+ * several reduces and {@code AvroMultipleOutputs}, in the new API ({@code org.apache.avro.mapreduce})
+ * and the old ({@code org.apache.avro.mapred}).
  *
  * <p>The outputs are compared through {@code AvroDump} (in the job jar), not byte for byte: every
  * Avro container file carries a 16-byte sync marker that {@code DataFileWriter} draws at random
@@ -50,6 +51,12 @@ class AvroConformanceTest {
   void colorCountOfSpecificRecordsAsInput() throws Exception {
     List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "ColorCount", users().toString()));
     assertEquals(3, FormatDumps.countLines(dump, "file part-r-"), "one file per reduce: " + dump);
+  }
+
+  @Test
+  void colorCountInTheOldApiWithAvroThroughTheShuffle() throws Exception {
+    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "MapredColorCount", users().toString()));
+    assertEquals(3, FormatDumps.countLines(dump, "file part-"), "one file per reduce: " + dump);
   }
 
   /**
