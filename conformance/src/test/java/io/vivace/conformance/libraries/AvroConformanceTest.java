@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.vivace.conformance.Frameworks;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,12 +33,20 @@ class AvroConformanceTest {
   @TempDir
   Path root;
 
-  /** Four Avro files of 1,500 {@code User} records each, written by the job jar's generator. */
-  private Path users() throws Exception {
-    Path dir = root.resolve("users");
-    JobJarRunner.run(Frameworks.REFERENCE, root.resolve("scratch-generate"), JAR, PACKAGE + "GenerateUsers",
-        dir.toString(), "4", "1500", "23").assertSucceeded();
-    return dir;
+  @TempDir
+  static Path inputs;
+
+  /**
+   * Four Avro files of 1,500 {@code User} records each, written once for the class by the
+   * job jar's generator.
+   */
+  private static Path users;
+
+  @BeforeAll
+  static void generateUsers() throws Exception {
+    users = inputs.resolve("users");
+    JobJarRunner.run(Frameworks.REFERENCE, inputs.resolve("scratch-generate"), JAR, PACKAGE + "GenerateUsers",
+        users.toString(), "4", "1500", "23").assertSucceeded();
   }
 
   private List<String> assertSameRecords(SideBySide.Outcome outcome) throws Exception {
@@ -49,13 +58,13 @@ class AvroConformanceTest {
 
   @Test
   void colorCountOfSpecificRecordsAsInput() throws Exception {
-    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "ColorCount", users().toString()));
+    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "ColorCount", users.toString()));
     assertEquals(3, FormatDumps.countLines(dump, "file part-r-"), "one file per reduce: " + dump);
   }
 
   @Test
   void colorCountInTheOldApiWithAvroThroughTheShuffle() throws Exception {
-    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "MapredColorCount", users().toString()));
+    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "MapredColorCount", users.toString()));
     assertEquals(3, FormatDumps.countLines(dump, "file part-"), "one file per reduce: " + dump);
   }
 
@@ -75,7 +84,7 @@ class AvroConformanceTest {
 
   @Test
   void genericRecordsWithAvroMultipleOutputs() throws Exception {
-    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "UsersByRegionAndDecade", users().toString()));
+    List<String> dump = assertSameRecords(SideBySide.run(root, JAR, PACKAGE + "UsersByRegionAndDecade", users.toString()));
     assertTrue(FormatDumps.countLines(dump, "file by-region/") >= 4, "a file per region and reduce expected: " + dump);
   }
 

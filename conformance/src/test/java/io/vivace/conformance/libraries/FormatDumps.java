@@ -20,8 +20,9 @@ public final class FormatDumps {
   private FormatDumps() {}
 
   /**
-   * Both runs succeeded and committed, and {@code dumpProgram <output folder> <dump file>} of
-   * {@code jar} gives the same dump of each output, byte for byte. Returns the reference's dump.
+   * Both runs succeeded and committed, and {@code dumpProgram} of {@code jar}, given pairs of
+   * output folder and dump file, gives the same dump of each output, byte for byte. Returns the
+   * reference's dump.
    */
   public static List<String> assertSameDumps(SideBySide.Outcome outcome, JobJar jar, String dumpProgram, Path root)
       throws Exception {
@@ -29,18 +30,14 @@ public final class FormatDumps {
     outcome.underTest().assertSucceeded();
     OutputDirs.assertCommitted(outcome.referenceOut(), outcome.reference().program());
     OutputDirs.assertCommitted(outcome.underTestOut(), outcome.underTest().program());
-    Path referenceDump = dump(outcome.referenceOut(), jar, dumpProgram, root);
-    Path underTestDump = dump(outcome.underTestOut(), jar, dumpProgram, root);
+    Path referenceDump = root.resolve("dump-of-" + outcome.referenceOut().getFileName() + ".txt");
+    Path underTestDump = root.resolve("dump-of-" + outcome.underTestOut().getFileName() + ".txt");
+    JobJarRunner.run(Frameworks.REFERENCE, root.resolve("scratch-dump"), jar, dumpProgram,
+        outcome.referenceOut().toString(), referenceDump.toString(),
+        outcome.underTestOut().toString(), underTestDump.toString()).assertSucceeded();
     OutputDirs.assertSameBytes(List.of(referenceDump), List.of(underTestDump),
         outcome.underTest().program() + ": dump of the output by " + dumpProgram);
     return Files.readAllLines(referenceDump, StandardCharsets.UTF_8);
-  }
-
-  private static Path dump(Path output, JobJar jar, String dumpProgram, Path root) throws Exception {
-    Path file = root.resolve("dump-of-" + output.getFileName() + ".txt");
-    JobJarRunner.run(Frameworks.REFERENCE, root.resolve("scratch-dump"), jar, dumpProgram,
-        output.toString(), file.toString()).assertSucceeded();
-    return file;
   }
 
   /** The number on the dump's line {@code <prefix> N}, which must be positive. */

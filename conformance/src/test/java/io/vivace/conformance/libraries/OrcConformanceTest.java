@@ -3,6 +3,7 @@ package io.vivace.conformance.libraries;
 import io.vivace.conformance.Frameworks;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,12 +26,20 @@ class OrcConformanceTest {
   @TempDir
   Path root;
 
-  /** Four ORC files of 1,500 trips each (two zlib-compressed), written by the job jar's generator. */
-  private Path trips() throws Exception {
-    Path dir = root.resolve("trips");
-    JobJarRunner.run(Frameworks.REFERENCE, root.resolve("scratch-generate"), JAR, PACKAGE + "GenerateTrips",
-        dir.toString(), "4", "1500", "37").assertSucceeded();
-    return dir;
+  @TempDir
+  static Path inputs;
+
+  /**
+   * Four ORC files of 1,500 trips each (two zlib-compressed), written once for the class by the
+   * job jar's generator.
+   */
+  private static Path trips;
+
+  @BeforeAll
+  static void generateTrips() throws Exception {
+    trips = inputs.resolve("trips");
+    JobJarRunner.run(Frameworks.REFERENCE, inputs.resolve("scratch-generate"), JAR, PACKAGE + "GenerateTrips",
+        trips.toString(), "4", "1500", "37").assertSucceeded();
   }
 
   private void assertSameOrc(SideBySide.Outcome outcome) throws Exception {
@@ -52,11 +61,11 @@ class OrcConformanceTest {
 
   @Test
   void orcKeyAndOrcValueThroughTheShuffle() throws Exception {
-    assertSameOrc(SideBySide.run(root, JAR, PACKAGE + "ZoneFares", trips().toString()));
+    assertSameOrc(SideBySide.run(root, JAR, PACKAGE + "ZoneFares", trips.toString()));
   }
 
   @Test
   void oldApiInputWithListsAndMapColumnOutput() throws Exception {
-    assertSameOrc(SideBySide.run(root, JAR, PACKAGE + "VendorTagCounts", trips().toString()));
+    assertSameOrc(SideBySide.run(root, JAR, PACKAGE + "VendorTagCounts", trips.toString()));
   }
 }

@@ -3,6 +3,7 @@ package io.vivace.conformance.libraries;
 import io.vivace.conformance.Frameworks;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,12 +32,20 @@ class ParquetConformanceTest {
   @TempDir
   Path root;
 
-  /** Four Parquet files of 1,500 sales each (two gzip-compressed), written by the job jar's generator. */
-  private Path sales() throws Exception {
-    Path dir = root.resolve("sales");
-    JobJarRunner.run(Frameworks.REFERENCE, root.resolve("scratch-generate"), JAR, PACKAGE + "GenerateSales",
-        dir.toString(), "4", "1500", "29").assertSucceeded();
-    return dir;
+  @TempDir
+  static Path inputs;
+
+  /**
+   * Four Parquet files of 1,500 sales each (two gzip-compressed), written once for the class by the
+   * job jar's generator.
+   */
+  private static Path sales;
+
+  @BeforeAll
+  static void generateSales() throws Exception {
+    sales = inputs.resolve("sales");
+    JobJarRunner.run(Frameworks.REFERENCE, inputs.resolve("scratch-generate"), JAR, PACKAGE + "GenerateSales",
+        sales.toString(), "4", "1500", "29").assertSucceeded();
   }
 
   private void assertSameParquet(SideBySide.Outcome outcome) throws Exception {
@@ -55,11 +64,11 @@ class ParquetConformanceTest {
 
   @Test
   void groupApiInputWithProjectionAndGroupOutput() throws Exception {
-    assertSameParquet(SideBySide.run(root, JAR, PACKAGE + "StoreRevenue", sales().toString()));
+    assertSameParquet(SideBySide.run(root, JAR, PACKAGE + "StoreRevenue", sales.toString()));
   }
 
   @Test
   void parquetAvroGenericRecordsInAndOut() throws Exception {
-    assertSameParquet(SideBySide.run(root, JAR, PACKAGE + "ProductUnitsByDay", sales().toString()));
+    assertSameParquet(SideBySide.run(root, JAR, PACKAGE + "ProductUnitsByDay", sales.toString()));
   }
 }

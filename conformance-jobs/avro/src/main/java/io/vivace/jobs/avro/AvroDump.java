@@ -24,13 +24,23 @@ import org.apache.hadoop.util.ToolRunner;
  * its length and MD5. The container's sync marker, which {@code DataFileWriter} draws at random
  * for every file, is left out: it is the only part of an Avro file that differs between two runs
  * writing the same records. The last line is the total number of Avro records.
- * Usage: {@code AvroDump <output folder> <dump file>}.
+ * Usage: {@code AvroDump <output folder> <dump file> [<output folder> <dump file> ...]}.
  */
 public class AvroDump extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    Path dir = new Path(args[0]);
+    if (args.length == 0 || args.length % 2 != 0) {
+      System.err.println("Usage: AvroDump <output folder> <dump file> [<output folder> <dump file> ...]");
+      return 2;
+    }
+    for (int i = 0; i < args.length; i += 2) {
+      dump(new Path(args[i]), new Path(args[i + 1]));
+    }
+    return 0;
+  }
+
+  private void dump(Path dir, Path dumpFile) throws Exception {
     FileSystem fs = dir.getFileSystem(getConf());
     String root = fs.makeQualified(dir).toUri().getPath();
     List<String> files = new ArrayList<>();
@@ -43,7 +53,7 @@ public class AvroDump extends Configured implements Tool {
     }
     files.sort(null);
     long total = 0;
-    try (PrintWriter out = new PrintWriter(fs.create(new Path(args[1]), true), false, StandardCharsets.UTF_8)) {
+    try (PrintWriter out = new PrintWriter(fs.create(dumpFile, true), false, StandardCharsets.UTF_8)) {
       for (String relative : files) {
         Path file = new Path(dir, relative);
         out.println("file " + relative);
@@ -69,7 +79,6 @@ public class AvroDump extends Configured implements Tool {
       }
       out.println("total records " + total);
     }
-    return 0;
   }
 
   private static boolean visible(String relative) {

@@ -24,13 +24,24 @@ import org.apache.orc.mapred.OrcStruct;
  * A text form of the ORC files of a job's output folder: for each visible file, in path order, its
  * name, what its footer says (schema, compression, file and writer versions, stripes with their
  * row counts, column statistics, user metadata) and its rows as {@code OrcStruct}s, one a line;
- * then {@code total rows N}. Usage: {@code OrcDump <output folder> <dump file>}.
+ * then {@code total rows N}.
+ * Usage: {@code OrcDump <output folder> <dump file> [<output folder> <dump file> ...]}.
  */
 public class OrcDump extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    Path dir = new Path(args[0]);
+    if (args.length == 0 || args.length % 2 != 0) {
+      System.err.println("Usage: OrcDump <output folder> <dump file> [<output folder> <dump file> ...]");
+      return 2;
+    }
+    for (int i = 0; i < args.length; i += 2) {
+      dump(new Path(args[i]), new Path(args[i + 1]));
+    }
+    return 0;
+  }
+
+  private void dump(Path dir, Path dumpFile) throws Exception {
     FileSystem fs = dir.getFileSystem(getConf());
     List<Path> files = new ArrayList<>();
     RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
@@ -43,7 +54,7 @@ public class OrcDump extends Configured implements Tool {
     }
     files.sort(null);
     long total = 0;
-    try (PrintWriter out = new PrintWriter(fs.create(new Path(args[1]), true), false, StandardCharsets.UTF_8)) {
+    try (PrintWriter out = new PrintWriter(fs.create(dumpFile, true), false, StandardCharsets.UTF_8)) {
       for (Path file : files) {
         out.println("file " + file.getName());
         try (Reader reader = OrcFile.createReader(file, OrcFile.readerOptions(getConf()))) {
@@ -75,7 +86,6 @@ public class OrcDump extends Configured implements Tool {
       }
       out.println("total rows " + total);
     }
-    return 0;
   }
 
   public static void main(String[] args) throws Exception {

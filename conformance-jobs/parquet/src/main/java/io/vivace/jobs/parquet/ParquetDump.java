@@ -34,13 +34,23 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
  * them in the iteration order of a {@code HashSet} of enum constants, which follows the constants'
  * identity hash codes, so the same records give footers that differ in that order alone from one
  * JVM, or one class loader of Parquet's classes, to another.
- * Usage: {@code ParquetDump <output folder> <dump file>}.
+ * Usage: {@code ParquetDump <output folder> <dump file> [<output folder> <dump file> ...]}.
  */
 public class ParquetDump extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    Path dir = new Path(args[0]);
+    if (args.length == 0 || args.length % 2 != 0) {
+      System.err.println("Usage: ParquetDump <output folder> <dump file> [<output folder> <dump file> ...]");
+      return 2;
+    }
+    for (int i = 0; i < args.length; i += 2) {
+      dump(new Path(args[i]), new Path(args[i + 1]));
+    }
+    return 0;
+  }
+
+  private void dump(Path dir, Path dumpFile) throws Exception {
     FileSystem fs = dir.getFileSystem(getConf());
     List<Path> files = new ArrayList<>();
     RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
@@ -52,7 +62,7 @@ public class ParquetDump extends Configured implements Tool {
     }
     files.sort(null);
     long total = 0;
-    try (PrintWriter out = new PrintWriter(fs.create(new Path(args[1]), true), false, StandardCharsets.UTF_8)) {
+    try (PrintWriter out = new PrintWriter(fs.create(dumpFile, true), false, StandardCharsets.UTF_8)) {
       for (Path file : files) {
         out.println("file " + file.getName());
         ParquetMetadata footer;
@@ -89,7 +99,6 @@ public class ParquetDump extends Configured implements Tool {
       }
       out.println("total records " + total);
     }
-    return 0;
   }
 
   private static boolean isData(Path p) {
