@@ -32,7 +32,7 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
  * a line ({@code Group.toString} with its line breaks as " | "); then {@code total records N}.
  * A column chunk's encodings are listed in their enum's order: Parquet writes
  * them in the iteration order of a {@code HashSet} of enum constants, which follows the constants'
- * identity hash codes, so the same records give footers that differ in that order alone from one
+ * identity hash codes, so the same records can give footers that differ in that order from one
  * JVM, or one class loader of Parquet's classes, to another.
  * Usage: {@code ParquetDump <output folder> <dump file> [<output folder> <dump file> ...]}.
  */
