@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -35,6 +39,23 @@ public record JobJar(String module, Path jar, List<Path> libraries) {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * A new loader of the job jar and its libraries above {@code parent}: what {@code RunJar} makes
+   * with the libraries on {@code HADOOP_CLASSPATH}.
+   */
+  public URLClassLoader newClassLoader(ClassLoader parent) {
+    List<URL> urls = new ArrayList<>();
+    try {
+      urls.add(jar.toUri().toURL());
+      for (Path library : libraries) {
+        urls.add(library.toUri().toURL());
+      }
+    } catch (MalformedURLException e) {
+      throw new IllegalStateException(e);
+    }
+    return new URLClassLoader(urls.toArray(new URL[0]), parent);
   }
 
   /** The value of {@code -libjars}: the libraries, comma-separated. */
