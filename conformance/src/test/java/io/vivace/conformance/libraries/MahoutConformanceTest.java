@@ -57,7 +57,7 @@ class MahoutConformanceTest {
             "--input", ratings, "--output", side.resolve("recommendations"), "--tempDir", side.resolve("temp"),
             "--similarityClassname", "SIMILARITY_LOGLIKELIHOOD", "--numRecommendations", 1000,
             "--maxSimilaritiesPerItem", 1000)))
-        .assertSameLines("recommendations", MahoutConformanceTest::byScoreThenItem)
+        .assertSameLines("recommendations", Pipeline.eachLine(MahoutConformanceTest::byScoreThenItem))
         .assertEqualRecordsTree("temp", "org.apache.mahout.math.VectorWritable", MahoutConformanceTest::canonical);
   }
 
