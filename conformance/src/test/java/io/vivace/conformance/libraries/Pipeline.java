@@ -54,9 +54,7 @@ public final class Pipeline {
     public Outcome assertSameTree(String relative) throws IOException {
       Path expected = reference.resolve(relative);
       Path actual = underTest.resolve(relative);
-      List<Path> files = visibleFilesUnder(expected);
-      assertFalse(files.isEmpty(), "no output under " + expected);
-      assertEquals(files, visibleFilesUnder(actual), "the files under " + relative + " differ");
+      List<Path> files = sameFileNames(relative);
       for (Path file : files) {
         compare(expected.resolve(file), actual.resolve(file), relative + "/" + file);
       }
@@ -75,9 +73,7 @@ public final class Pipeline {
         throws IOException {
       Path expected = reference.resolve(relative);
       Path actual = underTest.resolve(relative);
-      List<Path> files = visibleFilesUnder(expected);
-      assertFalse(files.isEmpty(), "no output under " + expected);
-      assertEquals(files, visibleFilesUnder(actual), "the files under " + relative + " differ");
+      List<Path> files = sameFileNames(relative);
       for (Path file : files) {
         String what = (relative + "/" + file).replaceAll("/$", "");
         Path e = expected.resolve(file);
@@ -106,9 +102,7 @@ public final class Pipeline {
     public Outcome assertSameLines(String relative, UnaryOperator<List<String>> canonical) throws IOException {
       Path expected = reference.resolve(relative);
       Path actual = underTest.resolve(relative);
-      List<Path> files = visibleFilesUnder(expected);
-      assertFalse(files.isEmpty(), "no output under " + expected);
-      assertEquals(files, visibleFilesUnder(actual), "the files under " + relative + " differ");
+      List<Path> files = sameFileNames(relative);
       for (Path file : files) {
         String what = relative + "/" + file;
         List<String> e = Files.readAllLines(expected.resolve(file), StandardCharsets.UTF_8);
@@ -129,6 +123,14 @@ public final class Pipeline {
         }
       }
       return this;
+    }
+
+    /** The visible files under {@code relative}, the same on both sides and not none. */
+    private List<Path> sameFileNames(String relative) throws IOException {
+      List<Path> files = visibleFilesUnder(reference.resolve(relative));
+      assertFalse(files.isEmpty(), "no output under " + reference.resolve(relative));
+      assertEquals(files, visibleFilesUnder(underTest.resolve(relative)), "the files under " + relative + " differ");
+      return files;
     }
 
     private void compare(Path expected, Path actual, String what) throws IOException {
