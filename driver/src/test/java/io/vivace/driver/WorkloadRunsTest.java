@@ -53,6 +53,7 @@ class WorkloadRunsTest {
       "finra-query | bytes=300000",
       "kmeans      | samples=3000 iterations=2",
       "pagerank    | pages=300 iterations=2",
+      "bayes       | pages=300 classes=3",
       "finra-concurrency | bytes=100000 streams=2 queries=2",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
@@ -113,6 +114,12 @@ class WorkloadRunsTest {
     if (workload.equals("pagerank")) {
       for (JsonNode record : List.of(vivace, local)) {
         assertEquals(2, RecordChecks.jobs(record, "run").size(), "one job per iteration");
+      }
+    }
+    if (workload.equals("bayes")) {
+      for (JsonNode record : List.of(vivace, local)) {
+        assertTrue(record.at("/validation/detail").asText().startsWith("bayes: a model of 3 labels"),
+            record.get("validation").toString());
       }
     }
     if (workload.equals("kmeans")) {

@@ -4,8 +4,6 @@ import io.vivace.conformance.Frameworks;
 import io.vivace.conformance.Runs;
 import io.vivace.driver.JobRecorder;
 import io.vivace.driver.RecordedJob;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +39,7 @@ public final class JobJarRunner {
     JobRecorder.drain();
     long start = System.nanoTime();
     int rc;
-    try (URLClassLoader loader = new URLClassLoader(urls(jar), JobJarRunner.class.getClassLoader())) {
+    try (URLClassLoader loader = jar.newClassLoader(JobJarRunner.class.getClassLoader())) {
       thread.setContextClassLoader(loader);
       Configuration conf = Frameworks.conf(framework, scratch);
       Tool tool = (Tool) loader.loadClass(program).getDeclaredConstructor().newInstance();
@@ -54,14 +52,5 @@ public final class JobJarRunner {
     String name = jar.module() + " " + program.substring(program.lastIndexOf('.') + 1) + " " + String.join(" ", args);
     System.out.printf("[conformance] %s on %s: exit %d in %d ms, jobs %s%n", name, framework, rc, millis, jobs);
     return new Runs.Result(framework, name, rc, jobs, millis);
-  }
-
-  private static URL[] urls(JobJar jar) throws MalformedURLException {
-    List<URL> urls = new ArrayList<>();
-    urls.add(jar.jar().toUri().toURL());
-    for (Path library : jar.libraries()) {
-      urls.add(library.toUri().toURL());
-    }
-    return urls.toArray(new URL[0]);
   }
 }

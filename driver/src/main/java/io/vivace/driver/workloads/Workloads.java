@@ -64,6 +64,8 @@ public final class Workloads {
           KMeansWorkload::new),
       new Type(PageRankWorkload.NAME, PageRankWorkload.DESCRIPTION, PageRankWorkload.PARAMS,
           PageRankWorkload::new),
+      new Type(BayesWorkload.NAME, BayesWorkload.DESCRIPTION, BayesWorkload.PARAMS,
+          BayesWorkload::new),
       new Type(SwimWorkload.NAME, SwimWorkload.DESCRIPTION, SwimWorkload.PARAMS,
           SwimWorkload::new));
 
