@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +31,7 @@ class DocNamesTest {
   private static final Pattern FILE_NAME =
       Pattern.compile(".*/[^/]+\\.(py|java|md|ya?ml|sh|xml|properties|html|toml|txt|json|tsv|css|js)");
   private static final Pattern PLACEHOLDER = Pattern.compile("[*<>{}$%=~:@?\\[\\]|\\\\…]|\\.\\.\\.");
-  private static final List<String> MODULES = List.of("runtime", "workloads", "driver", "conformance");
+  private static List<Path> javaRoots;
 
   @Test
   void everyClassAndPathAPageNamesExists() {
@@ -136,17 +137,21 @@ class DocNamesTest {
     return false;
   }
 
-  private static List<Path> javaRoots(Path root) {
-    List<Path> roots = new ArrayList<>();
-    for (String module : MODULES) {
-      for (String kind : List.of("main/java", "test/java", "main/resources", "test/resources")) {
-        Path dir = root.resolve(module).resolve("src").resolve(kind);
-        if (Files.isDirectory(dir)) {
-          roots.add(dir);
-        }
+  /** Every Maven module's source and resource folders ({@code src/main/java}, ...), whatever modules there are. */
+  private static synchronized List<Path> javaRoots(Path root) {
+    if (javaRoots == null) {
+      try (Stream<Path> dirs = Files.walk(root, 6)) {
+        javaRoots = dirs.filter(Files::isDirectory)
+            .filter(dir -> RepositoryDocs.isSource(root.relativize(dir)))
+            .filter(dir -> dir.getNameCount() >= 3 && dir.getParent().getParent().getFileName().toString().equals("src")
+                && List.of("main", "test").contains(dir.getParent().getFileName().toString())
+                && List.of("java", "resources").contains(dir.getFileName().toString()))
+            .toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
-    return roots;
+    return javaRoots;
   }
 
   private static String firstSegment(String name) {
