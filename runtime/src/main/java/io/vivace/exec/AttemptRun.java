@@ -69,7 +69,7 @@ public final class AttemptRun {
         Object split = null;
         if (isMap) {
           InputSplits.Split read = job.submission().splits().read(attempt.partition(), attempt.conf(),
-              job.env().serialization());
+              attempt.serializations().factory());
           attempt.reporter().frameworkCounter(TaskCounter.SPLIT_RAW_BYTES).increment(read.rawBytes());
           split = read.split();
         }

@@ -8,13 +8,12 @@ import io.vivace.shuffle.ShuffleMemory;
 import io.vivace.shuffle.ShuffleRegistry;
 import io.vivace.submit.Submission;
 import io.vivace.task.TaskEnvironment;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 
 /**
  * What this JVM holds to run a job's attempts: the job read back ({@link Submission}) and what
- * every attempt here shares ({@link TaskEnvironment}: serialisations, the shuffle of the map outputs
+ * every attempt here shares ({@link TaskEnvironment}: the shuffle of the map outputs
  * made here, the shuffle budget, the map output codec, local folders).
  */
 public final class LocalJob {
@@ -40,8 +39,7 @@ public final class LocalJob {
           conf::getOutputKeyComparator, mapOutputCodec, submission.localDirs().scratch("merge-ahead"),
           "vivace-merge-ahead-" + submission.id(), conf.getClassLoader());
     }
-    this.env = new TaskEnvironment(conf, submission.id(), maps, reduces, new SerializationFactory(conf),
-        shuffle, shuffleMemory, mapOutputCodec, submission.localDirs());
+    this.env = new TaskEnvironment(conf, submission.id(), maps, reduces, shuffle, shuffleMemory, mapOutputCodec, submission.localDirs());
   }
 
   public Submission submission() {

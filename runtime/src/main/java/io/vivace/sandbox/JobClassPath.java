@@ -20,7 +20,8 @@ import org.apache.hadoop.conf.Configuration;
  * the submitting program made above the JVM's (how {@code vivace jar} loads a jar and its nested
  * jars); and, for programs whose job classes sit on the JVM's class path (tests, embedded
  * drivers), the entries holding the classes the job names ({@link JobClassNames}). Framework
- * entries ({@link FrameworkJars}) are never the job's.
+ * entries ({@link FrameworkJars}) are never the job's; a few Hadoop library packages are defined
+ * per job all the same ({@link LibraryClassesPerJob}).
  */
 public final class JobClassPath {
 
@@ -95,7 +96,7 @@ public final class JobClassPath {
       return Optional.empty();
     }
     String entry = ClassPathEntries.of(url, resource);
-    if (entry == null || !entries.contains(entry)) {
+    if (entry == null || !(entries.contains(entry) || LibraryClassesPerJob.contains(name))) {
       return Optional.empty();
     }
     try (InputStream in = url.openStream()) {

@@ -55,11 +55,11 @@ final class CombinerFactory {
       JobConf conf = attempt.conf();
       TaskReporter reporter = attempt.reporter();
       this.inputRecords = reporter.frameworkCounter(TaskCounter.COMBINE_INPUT_RECORDS);
-      this.output = new SerializedRecordWriter<>(attempt.env().serialization(), conf.getMapOutputKeyClass(),
+      this.output = new SerializedRecordWriter<>(attempt.serializations(), conf.getMapOutputKeyClass(),
           conf.getMapOutputValueClass(), reporter.frameworkCounter(TaskCounter.COMBINE_OUTPUT_RECORDS));
       this.grouping = conf.getCombinerKeyGroupingComparator();
-      this.keyReader = FieldReader.of(attempt.env().serialization(), conf.getMapOutputKeyClass());
-      this.valueReader = FieldReader.of(attempt.env().serialization(), conf.getMapOutputValueClass());
+      this.keyReader = FieldReader.of(attempt.serializations(), conf.getMapOutputKeyClass(), "map output key");
+      this.valueReader = FieldReader.of(attempt.serializations(), conf.getMapOutputValueClass(), "map output value");
     }
 
     /**

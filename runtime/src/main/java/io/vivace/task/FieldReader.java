@@ -9,7 +9,6 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.io.serializer.Deserializer;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.WritableSerialization;
 
 /**
@@ -52,12 +51,9 @@ final class FieldReader<T> {
     return deserializer.deserialize(reuse);
   }
 
-  static <T> FieldReader<T> of(SerializationFactory factory, Class<T> type) throws IOException {
-    Deserializer<T> deserializer = factory.getDeserializer(type);
-    if (deserializer == null) {
-      throw new IOException("No deserializer for map output class " + type.getName()
-          + " in \"io.serializations\"");
-    }
+  static <T> FieldReader<T> of(AttemptSerializations serializations, Class<T> type, String role)
+      throws IOException {
+    Deserializer<T> deserializer = serializations.deserializer(type, role);
     boolean writable = deserializer.getClass() == WRITABLE_DESERIALIZER;
     return new FieldReader<>(deserializer, writable ? inPlaceSetter(type) : null);
   }

@@ -31,7 +31,7 @@ final class NewApiReduceTask {
     try (MergingIterator input = ReduceInput.open(attempt)) {
       OutputWriters.NewApiDirect writer = OutputWriters.newApiDirect(attempt,
           reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS), outputThread(attempt));
-      StreamingReduceContext reduceContext = new StreamingReduceContext(conf, attempt.id(), input,
+      StreamingReduceContext reduceContext = new StreamingReduceContext(conf, attempt.serializations(), attempt.id(), input,
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS),
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), writer, attempt.committer(), reporter,
           (RawComparator) conf.getOutputValueGroupingComparator(), conf.getMapOutputKeyClass(),

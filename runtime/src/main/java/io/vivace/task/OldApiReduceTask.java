@@ -1,6 +1,5 @@
 package io.vivace.task;
 
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
 import io.vivace.merge.MergingIterator;
 import org.apache.hadoop.mapred.Reducer;
@@ -23,7 +22,7 @@ final class OldApiReduceTask {
         reporter.frameworkCounter(TaskCounter.REDUCE_OUTPUT_RECORDS));
     try (MergingIterator input = ReduceInput.open(attempt)) {
       OldApiValues values = new OldApiValues(input, job.getOutputValueGroupingComparator(),
-          job.getMapOutputKeyClass(), job.getMapOutputValueClass(), new SerializationFactory(job),
+          job.getMapOutputKeyClass(), job.getMapOutputValueClass(), attempt.serializations(),
           reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_RECORDS), reporter);
       values.reduceAll(reducer, out, reporter, reporter.frameworkCounter(TaskCounter.REDUCE_INPUT_GROUPS));
       reducer.close();

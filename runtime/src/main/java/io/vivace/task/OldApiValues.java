@@ -5,7 +5,6 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.OutputCollector;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.Reducer;
@@ -39,12 +38,12 @@ final class OldApiValues<K, V> implements Iterator<V> {
   private int groupsDone;
 
   OldApiValues(RawKeyValueIterator input, RawComparator<K> grouping, Class<K> keyClass,
-               Class<V> valueClass, SerializationFactory factory, Counter inputRecords,
+               Class<V> valueClass, AttemptSerializations serializations, Counter inputRecords,
                Progressable reporter) throws IOException {
     this.input = input;
     this.grouping = grouping;
-    this.keyReader = FieldReader.of(factory, keyClass);
-    this.valueReader = FieldReader.of(factory, valueClass);
+    this.keyReader = FieldReader.of(serializations, keyClass, "map output key");
+    this.valueReader = FieldReader.of(serializations, valueClass, "map output value");
     this.inputRecords = inputRecords;
     this.reporter = reporter;
     readNextKey();

@@ -6,7 +6,6 @@ import io.vivace.sort.FieldSerializer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapreduce.Counter;
 
@@ -23,10 +22,10 @@ final class SerializedRecordWriter<K, V> {
   private final Counter records;
   private SegmentWriter out;
 
-  SerializedRecordWriter(SerializationFactory factory, Class<K> keyClass, Class<V> valueClass,
+  SerializedRecordWriter(AttemptSerializations serializations, Class<K> keyClass, Class<V> valueClass,
                          Counter records) throws IOException {
-    Serializer<K> keys = factory.getSerializer(keyClass);
-    Serializer<V> values = factory.getSerializer(valueClass);
+    Serializer<K> keys = serializations.serializer(keyClass, "map output key");
+    Serializer<V> values = serializations.serializer(valueClass, "map output value");
     keys.open(buffer);
     values.open(buffer);
     this.keySerializer = FieldSerializer.of(keys, buffer);

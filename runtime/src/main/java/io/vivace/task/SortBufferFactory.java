@@ -3,7 +3,6 @@ package io.vivace.task;
 import io.vivace.sort.MapOutputBuffer;
 import io.vivace.sort.MapOutputCounters;
 import java.io.IOException;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -37,12 +36,12 @@ final class SortBufferFactory {
         attempt.env().shuffleMemory(),
         counters,
         attempt.env().mapOutputCodec());
-    SerializationFactory serialization = attempt.env().serialization();
+    AttemptSerializations serializations = attempt.serializations();
     @SuppressWarnings("unchecked")
     Class<K> keyClass = (Class<K>) conf.getMapOutputKeyClass();
     @SuppressWarnings("unchecked")
     Class<V> valueClass = (Class<V>) conf.getMapOutputValueClass();
-    return new MapOutputBuffer<>(settings, serialization.getSerializer(keyClass),
-        serialization.getSerializer(valueClass));
+    return new MapOutputBuffer<>(settings, serializations.serializer(keyClass, "map output key"),
+        serializations.serializer(valueClass, "map output value"));
   }
 }

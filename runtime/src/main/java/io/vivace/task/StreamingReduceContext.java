@@ -6,7 +6,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.RawComparator;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.io.serializer.Serializer;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.TaskAttemptID;
@@ -31,7 +30,7 @@ final class StreamingReduceContext<KI, VI, KO, VO> extends InPlaceReduceContext<
   private final RawComparator<KI> grouping;
   private final FieldReader<KI> keyReader;
   private final FieldReader<VI> valueReader;
-  private final Configuration conf;
+  private final AttemptSerializations serializations;
   private final Class<VI> valueClass;
   /** The current key's bytes: the input moves on before they are compared with the next key. */
   private byte[] rawKey = new byte[64];
@@ -41,18 +40,18 @@ final class StreamingReduceContext<KI, VI, KO, VO> extends InPlaceReduceContext<
   private DataOutputBuffer serialized;
   private Serializer<VI> serializer;
 
-  StreamingReduceContext(Configuration conf, TaskAttemptID id, RawKeyValueIterator input,
+  StreamingReduceContext(Configuration conf, AttemptSerializations serializations, TaskAttemptID id,
+                         RawKeyValueIterator input,
                          Counter inputGroups, Counter inputRecords, RecordWriter<KO, VO> output,
                          OutputCommitter committer, StatusReporter reporter, RawComparator<KI> grouping,
                          Class<KI> keyClass, Class<VI> valueClass) throws IOException {
     super(conf, id, inputGroups, output, committer, reporter);
-    SerializationFactory factory = new SerializationFactory(conf);
     this.input = input;
     this.inputRecords = inputRecords;
     this.grouping = grouping;
-    this.keyReader = FieldReader.of(factory, keyClass);
-    this.valueReader = FieldReader.of(factory, valueClass);
-    this.conf = conf;
+    this.keyReader = FieldReader.of(serializations, keyClass, "map output key");
+    this.valueReader = FieldReader.of(serializations, valueClass, "map output value");
+    this.serializations = serializations;
     this.valueClass = valueClass;
     this.hasMore = input.next();
   }
@@ -106,7 +105,7 @@ final class StreamingReduceContext<KI, VI, KO, VO> extends InPlaceReduceContext<
   protected void storeCurrentValue() throws IOException {
     if (serializer == null) {
       serialized = new DataOutputBuffer();
-      serializer = new SerializationFactory(conf).getSerializer(valueClass);
+      serializer = serializations.serializer(valueClass, "map output value");
       serializer.open(serialized);
     }
     serialized.reset();

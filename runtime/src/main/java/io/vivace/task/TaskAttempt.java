@@ -27,6 +27,7 @@ public final class TaskAttempt {
   private TaskAttemptContextImpl committerContext;
   private OutputCommitter committer;
   private ShuffleInput shuffleInput;
+  private AttemptSerializations serializations;
 
   /**
    * {@code idText} is {@code id.toString()} ({@link AttemptIdFormat}); {@code loader} loads the job's
@@ -77,6 +78,14 @@ public final class TaskAttempt {
 
   public TaskReporter reporter() {
     return reporter;
+  }
+
+  /** The attempt's serialisations, made from its configuration on first use. */
+  public AttemptSerializations serializations() {
+    if (serializations == null) {
+      serializations = new AttemptSerializations(conf);
+    }
+    return serializations;
   }
 
   public TaskEnvironment env() {

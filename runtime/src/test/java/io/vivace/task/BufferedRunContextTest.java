@@ -21,7 +21,6 @@ import org.apache.hadoop.io.RawComparator;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparator;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.MarkableIterator;
 import org.apache.hadoop.mapreduce.RecordWriter;
@@ -188,8 +187,8 @@ class BufferedRunContextTest {
             new TaskAttemptContextImpl.DummyReporter(), grouping, keyClass, valueClass)
         : new BufferedRunContext<>(conf, ATTEMPT, run, inputRecords, writer,
             new TaskAttemptContextImpl.DummyReporter(), grouping,
-            FieldReader.of(new SerializationFactory(conf), keyClass),
-            FieldReader.of(new SerializationFactory(conf), valueClass));
+            FieldReader.of(new AttemptSerializations(conf), keyClass, "map output key"),
+            FieldReader.of(new AttemptSerializations(conf), valueClass, "map output value"));
     Reducer<K, V, K, V> r = reducer.get();
     if (r instanceof Tracing tracing) {
       tracing.trace = trace;

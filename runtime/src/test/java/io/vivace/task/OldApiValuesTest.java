@@ -17,7 +17,6 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
-import org.apache.hadoop.io.serializer.SerializationFactory;
 import org.apache.hadoop.mapred.HadoopOldApiReduce;
 import org.apache.hadoop.mapred.MapReduceBase;
 import org.apache.hadoop.mapred.OutputCollector;
@@ -72,7 +71,7 @@ class OldApiValuesTest {
       HadoopOldApiReduce.run(input, grouping, Text.class, IntWritable.class, conf, r, out, groups,
           inputRecords);
     } else {
-      new OldApiValues<>(input, grouping, Text.class, IntWritable.class, new SerializationFactory(conf),
+      new OldApiValues<>(input, grouping, Text.class, IntWritable.class, new AttemptSerializations(conf),
           inputRecords, Reporter.NULL).reduceAll(r, out, Reporter.NULL, groups);
       r.close();
     }

@@ -51,9 +51,10 @@ class SerializedRecordWriterTest {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static void assertSameBytes(Class<?> keyClass, Class<?> valueClass, List<Writable[]> records)
       throws IOException {
-    SerializationFactory factory = new SerializationFactory(new Configuration());
+    AttemptSerializations serializations = new AttemptSerializations(new Configuration());
+    SerializationFactory factory = serializations.factory();
     GenericCounter counter = new GenericCounter("combine output", "combine output");
-    SerializedRecordWriter writer = new SerializedRecordWriter(factory, keyClass, valueClass, counter);
+    SerializedRecordWriter writer = new SerializedRecordWriter(serializations, keyClass, valueClass, counter);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     writer.target(new SegmentWriter(bytes));
     for (Writable[] r : records) {

@@ -119,7 +119,7 @@ class StreamingReduceContextTest {
     ReduceContext<K, V, K, V> context = hadoops
         ? new ReduceContextImpl(conf, ATTEMPT, input, groups, inputRecords, writer, null,
             new TaskAttemptContextImpl.DummyReporter(), grouping, keyClass, valueClass)
-        : new StreamingReduceContext<>(conf, ATTEMPT, input, groups, inputRecords, writer, null,
+        : new StreamingReduceContext<>(conf, new AttemptSerializations(conf), ATTEMPT, input, groups, inputRecords, writer, null,
             new TaskAttemptContextImpl.DummyReporter(), grouping, keyClass, valueClass);
     Reducer<K, V, K, V> r = reducer.get();
     if (r instanceof Tracing tracing) {
