@@ -52,7 +52,7 @@ class MiniClusterTest {
    * measures YARN as configured).
    */
   private static final String QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-  /** In the module's test working directory (target/test-work/<fork>), for a look after a failure. */
+  /** In the module's test working directory (target/test-work), for a look after a failure. */
   private static final Path LOG = Paths.get("minicluster-test.log").toAbsolutePath();
   private static final String AM_OPTS = "-Xmx384m " + QUICK_JVM;
   /** Long enough that the second job's map starts before the first one's ends if both AMs run. */
