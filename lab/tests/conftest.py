@@ -23,6 +23,13 @@ from vivace_lab.store import Store  # noqa: E402
 _postgres_notes: list[str] = []
 
 
+def pytest_collection_modifyitems(items):
+    """A test that reads Hadoop's keys from the real jars needs the Java side built: integration."""
+    for item in items:
+        if "hadoop_keys" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.integration)
+
+
 def pytest_terminal_summary(terminalreporter):
     for note in _postgres_notes:
         terminalreporter.write_line(f"postgres: {note}")

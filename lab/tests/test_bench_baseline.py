@@ -12,6 +12,9 @@ import pytest
 
 from vivace_lab import paths
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 BENCH = paths.vivace_home() / "bench" / "vivace_bench.py"
 
 

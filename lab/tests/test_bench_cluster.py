@@ -16,6 +16,9 @@ import pytest
 
 from vivace_lab import paths
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 BENCH_DIR = paths.vivace_home() / "bench"
 BENCH = BENCH_DIR / "vivace_bench.py"
 

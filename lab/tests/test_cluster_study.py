@@ -19,6 +19,9 @@ from vivace_lab import machine
 from vivace_lab.store import Store
 from vivace_lab.web import create_app
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 # Short-lived container JVMs start markedly faster with the client compiler only (as in the
 # driver's MiniClusterTest); the AM keeps the heap the cluster gives it.
 QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"

@@ -9,6 +9,9 @@ from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.record import FAILED, SUCCEEDED
 from vivace_lab.workloads.catalogue import WORKLOADS
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 
 def planned(workload: str, engine: str, overrides: dict | None = None, **params) -> PlannedRun:
     catalogue = WORKLOADS[workload]

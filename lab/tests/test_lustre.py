@@ -18,6 +18,9 @@ from vivace_lab.store import Store
 from vivace_lab.study_summary import lustre_notes
 from vivace_lab.workloads.catalogue import WORKLOADS
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 
 def test_the_bundled_finra_lustre_study_sweeps_the_stripe_count(hadoop_keys):
     path = paths.bundled_study("finra-lustre")

@@ -3,6 +3,7 @@ known law (modeldata.py)."""
 
 from __future__ import annotations
 
+import pytest
 import re
 
 from modeldata import SLEEP_RUNS, SMALL, law_store  # noqa: F401  (the fixture)
@@ -27,6 +28,7 @@ def test_models_prints_each_family_three_ways_and_says_what_is_too_few(capsys, l
     assert re.search(r"linear \* │ [\d.]+ │ \d\.\d% │ 0\.99\d", out)
 
 
+@pytest.mark.integration
 def test_predict_prints_time_cost_nearest_runs_and_warns_beyond_the_range(capsys, law_store, tmp_path):  # noqa: F811
     code, out = run(capsys, law_store, tmp_path, "predict", "--workload", "terasort",
                     "--param", "rows=16000000", "--engine", "vivace", "--cluster", SMALL,

@@ -88,6 +88,7 @@ def test_a_workload_with_too_few_runs_says_so(client):
     assert "not enough for a model of sleep" in text_of(predict_page.text, "not-enough")
 
 
+@pytest.mark.integration
 def test_the_predict_page_shows_the_models_prediction(client, book):
     page = client.get(f"/predict?workload=terasort&engine=vivace&cluster={SMALL}"
                       "&param:rows=400000&conf:vivace.slots=2")
@@ -102,12 +103,14 @@ def test_the_predict_page_shows_the_models_prediction(client, book):
     assert 'value="400000"' in page.text  # the form keeps what was asked
 
 
+@pytest.mark.integration
 def test_the_predict_page_warns_outside_the_measured_range(client):
     page = client.get("/predict?workload=terasort&param:rows=16000000")
     assert "rows=16000000 is above the largest value measured (1600000)" in text_of(page.text,
                                                                                     "extrapolation")
 
 
+@pytest.mark.integration
 def test_the_recommend_page_shows_the_answer_and_the_next_run(client, book):
     page = client.get("/recommend?workload=terasort&deadline=3&param:rows=400000")
     assert page.status_code == 200
@@ -122,6 +125,7 @@ def test_the_recommend_page_shows_the_answer_and_the_next_run(client, book):
     assert html.unescape(spec) == answer.next_run.spec_text
 
 
+@pytest.mark.integration
 def test_the_recommend_page_refuses_an_impossible_deadline(client):
     page = client.get("/recommend?workload=terasort&deadline=0.3&param:rows=400000")
     assert page.status_code == 200
@@ -141,6 +145,7 @@ def test_bad_input_is_a_400_page_naming_the_parameter(client, url, message):
     assert message in html.unescape(page.text)
 
 
+@pytest.mark.integration
 def test_a_request_the_models_cannot_answer_is_shown_on_the_form(client):
     page = client.get("/predict?workload=terasort&param:rowz=3")
     assert page.status_code == 200

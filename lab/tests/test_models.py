@@ -75,6 +75,7 @@ def test_the_models_learn_the_law_within_the_stated_error(model):
     assert within is not None and 0 <= within <= 1
 
 
+@pytest.mark.integration
 def test_a_prediction_inside_the_range_is_close_and_its_interval_holds_the_truth(model, book):
     truth = law(400_000, 2, "vivace", SMALL)
     result = predict(model, Request("terasort", {"rows": "400000"}, {"vivace.slots": "2"},
@@ -91,6 +92,7 @@ def test_a_prediction_inside_the_range_is_close_and_its_interval_holds_the_truth
     assert abs(result.nearest[0].duration_s / truth - 1) < 0.3
 
 
+@pytest.mark.integration
 def test_a_prediction_beyond_the_largest_size_is_flagged_and_of_the_right_magnitude(model, book):
     rows = ROWS[-1] * 10
     truth = law(rows, 2, "vivace", SMALL)
@@ -101,6 +103,7 @@ def test_a_prediction_beyond_the_largest_size_is_flagged_and_of_the_right_magnit
     assert truth / 3 < result.estimate.time_s < truth * 3
 
 
+@pytest.mark.integration
 def test_a_request_the_models_cannot_answer_names_what_is_wrong(model, book):
     prices = book.prices()
     with pytest.raises(RequestError, match=r"parameter 'rowz': no terasort run .* \(they have: "
@@ -119,6 +122,7 @@ def test_a_request_the_models_cannot_answer_names_what_is_wrong(model, book):
     (3.0, SMALL),  # the small cluster's fastest (2 s) makes it, and it is the cheaper cluster
     (1.2, BIG),  # only the big cluster's fastest (0.8 s) makes it
 ])
+@pytest.mark.integration
 def test_recommend_picks_the_known_cheapest_configuration_meeting_the_deadline(
         model, book, deadline, cluster):
     answer = recommend(model, Request("terasort", {"rows": "400000"}), deadline, book.prices())
@@ -132,6 +136,7 @@ def test_recommend_picks_the_known_cheapest_configuration_meeting_the_deadline(
     assert abs(answer.best.time_s / law(400_000, 4, "vivace", cluster) - 1) < LEARNED_MAPE
 
 
+@pytest.mark.integration
 def test_recommend_refuses_an_impossible_deadline_saying_how_close_it_gets(model, book):
     with pytest.raises(NoConfiguration) as refused:
         recommend(model, Request("terasort", {"rows": "400000"}), 0.3, book.prices())
@@ -141,6 +146,7 @@ def test_recommend_refuses_an_impossible_deadline_saying_how_close_it_gets(model
     assert re.search(r"vivace\.slots=4 at 0\.[78]\d* s \(90% interval 0\.\d+-0\.\d+ s\)$", message)
 
 
+@pytest.mark.integration
 def test_recommend_respects_a_budget(model, book):
     cheapest = law(400_000, 4, "vivace", SMALL) * 1.0 / 3600
     with pytest.raises(NoConfiguration, match=r"for at most 0.0004: the cheapest that meets the "
@@ -191,6 +197,7 @@ def test_models_are_kept_until_the_runs_change(tmp_path):
         assert again is not first and again.runs == first.runs + 1
 
 
+@pytest.mark.integration
 def test_keys_that_always_changed_together_are_searched_together(tmp_path):
     """A grid bundle (vivace.slots with the LocalJobRunner's slot key) is one dimension: no
     recommendation pairs values the runs never had together."""
@@ -221,6 +228,7 @@ def test_keys_are_grouped_when_one_tells_the_other():
     assert companions({"compress": compress, "codec": codec}, {"compress": "true"}) == {}
 
 
+@pytest.mark.integration
 def test_setting_one_key_of_a_bundle_sets_the_others_as_the_runs_had_them(tmp_path):
     with Store(str(tmp_path / "lab.db")) as store:
         seed_bundled(store)

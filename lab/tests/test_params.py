@@ -18,6 +18,7 @@ def test_bad_sizes(text):
         parse_size(text)
 
 
+@pytest.mark.integration
 def test_input_bytes_follow_the_parameters():
     assert WORKLOADS["terasort"].input_bytes({"rows": 1000, "maps": 2, "reduces": 1}) == 100_000
     assert WORKLOADS["dfsio-read"].input_bytes({"files": 2, "file_mb": 8}) == 16 * 2**20

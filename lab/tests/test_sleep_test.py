@@ -47,6 +47,7 @@ def test_tasks_per_second_per_size_and_engine_over_the_baseline(store):
     assert yarn.size == "200 maps x 1 ms, 1 reduce x 1 ms"
 
 
+@pytest.mark.integration
 def test_the_study_prints_and_reports_the_table(store, tmp_path: Path):
     study = stored_study(store, [sleep_run("vivace", 2000, 2.0), sleep_run("hadoop-local", 2000, 32.0)])
     console = Console(record=True, width=200)

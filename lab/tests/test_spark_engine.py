@@ -109,6 +109,7 @@ grid:
     ("[vivace, spark]", "spark.master", "'local[1]'", "'spark.master' is a Spark setting, but vivace"),
     ("[spark]", "mapreduce.task.io.sort.mb", "64", "engine spark: 'mapreduce.task.io.sort.mb' is not"),
 ])
+@pytest.mark.integration
 def test_a_study_giving_an_engine_keys_of_the_other_is_rejected(engines, key, value, message):
     keys = HadoopKeys({"mapreduce.task.io.sort.mb": "100"})
     with pytest.raises(SpecError, match=r"s.yaml:7: .*" + message.replace("[", r"\[").replace(".", r"\.")):
@@ -117,6 +118,7 @@ def test_a_study_giving_an_engine_keys_of_the_other_is_rejected(engines, key, va
     assert spec.grid_points == ({"spark.master": "local[1]"},)
 
 
+@pytest.mark.integration
 def test_a_study_giving_spark_a_workload_it_does_not_run_is_rejected():
     spec = "name: s\nengines: [vivace, spark]\nworkloads:\n  - sort: {bytes: 1000}\n"
     with pytest.raises(SpecError, match=r"s\.yaml:4: engine 'spark' does not run sort "

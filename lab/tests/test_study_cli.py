@@ -15,6 +15,9 @@ import pytest
 
 from vivace_lab.store import Store
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 
 def lab(home: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "vivace_lab", "--home", str(home), *args],

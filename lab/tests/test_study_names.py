@@ -41,6 +41,7 @@ def test_names_that_stay_in_the_lab_home_are_kept(hadoop_keys):
         assert parse_spec(spec, "s.yaml", hadoop_keys).name == name
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("command", ["check", "run"])
 def test_check_and_run_refuse_it_and_write_nothing(tmp_path, command):
     home = tmp_path / "a" / "b" / "home"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rundata import terasort_result
 
 from vivace_lab.study_summary import output_disagreements, study_summary
@@ -15,6 +16,7 @@ def _run(store, engine: str, input_checksum: str, output_checksum: str, duration
     store.record_run(result)
 
 
+@pytest.mark.integration
 def test_outputs_of_one_input_that_differ_between_engines_are_reported(store):
     _run(store, "vivace", "terasum:aaa", "sha256:out-1", 1.0)
     _run(store, "hadoop-local", "terasum:aaa", "sha256:out-2", 3.0)
@@ -22,6 +24,7 @@ def test_outputs_of_one_input_that_differ_between_engines_are_reported(store):
     assert "terasum:aaa" in line and "hadoop-local -> sha256:out-2" in line and "vivace -> sha256:out-1" in line
 
 
+@pytest.mark.integration
 def test_different_inputs_may_give_different_outputs(store):
     _run(store, "vivace", "terasum:aaa", "sha256:out-1", 1.0)
     _run(store, "hadoop-yarn", "terasum:bbb", "sha256:out-2", 3.0)
@@ -29,6 +32,7 @@ def test_different_inputs_may_give_different_outputs(store):
     assert output_disagreements(store, study_id=None) == []
 
 
+@pytest.mark.integration
 def test_the_summary_gives_each_engine_its_ratio_to_the_first(store):
     for engine, seconds in (("vivace", 1.0), ("hadoop-local", 3.0), ("vivace", 2.0), ("hadoop-local", 5.0)):
         _run(store, engine, "terasum:aaa", "sha256:out", seconds)

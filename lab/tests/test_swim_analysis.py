@@ -72,6 +72,7 @@ def test_ratio_histogram_bins_on_a_log_scale():
     assert counts == [1, 2]
 
 
+@pytest.mark.integration
 def test_the_report_has_a_swim_section(study, tmp_path):
     store, study_id = study
     report = write_study_report(store, study_id, "swim-test", tmp_path / "swim.html").read_text()

@@ -16,6 +16,9 @@ from vivace_lab.plan.spec import parse_spec
 from vivace_lab.plan.yaml_source import SpecError
 from vivace_lab.workloads.catalogue import WORKLOADS, load_catalogue
 
+# Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
+pytestmark = pytest.mark.integration
+
 
 def drivers_catalogue() -> list[dict]:
     listed = subprocess.run([str(paths.launcher()), "driver", "--list-workloads"], check=True,

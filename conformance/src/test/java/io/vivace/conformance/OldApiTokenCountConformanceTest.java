@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,21 +28,39 @@ class OldApiTokenCountConformanceTest {
   private static final long SEED = 20261122L;
   private static final long[] SIZES = {900_000, 600_000, 250_000, 10_000};
 
-  static Stream<Arguments> variants() {
+  /** The variant of the fast tier (`vivace test --fast`, docs/testing.md): splits and reducers. */
+  static Stream<Arguments> withSplits() {
     return Stream.of(
-        Arguments.of("token count, 1 reducer", 1, new String[0]),
         Arguments.of("token count, 3 reducers, 400 kB splits", 3, new String[] {
           "-D", "mapreduce.job.reduces=3",
           "-D", "mapreduce.input.fileinputformat.split.minsize=0",
-          "-D", "mapreduce.input.fileinputformat.split.maxsize=400000"}),
+          "-D", "mapreduce.input.fileinputformat.split.maxsize=400000"}));
+  }
+
+  static Stream<Arguments> otherVariants() {
+    return Stream.of(
+        Arguments.of("token count, 1 reducer", 1, new String[0]),
         Arguments.of("regex count, 2 reducers", 2, new String[] {
           "-D", "mapreduce.job.reduces=2", "-regex", "[a-z]*e[a-z]"}));
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("variants")
+  @MethodSource("withSplits")
   void oldApiJobMatchesLocalJobRunner(String label, int reduces, String[] options,
       @TempDir Path tmp) throws Exception {
+    assertOldApiJobMatches(label, reduces, options, tmp);
+  }
+
+  @Tag("slow")
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("otherVariants")
+  void oldApiJobOtherwiseMatchesLocalJobRunner(String label, int reduces, String[] options,
+      @TempDir Path tmp) throws Exception {
+    assertOldApiJobMatches(label, reduces, options, tmp);
+  }
+
+  private static void assertOldApiJobMatches(String label, int reduces, String[] options, Path tmp)
+      throws Exception {
     Path input = tmp.resolve("input");
     TextCorpus.write(input, SEED, SIZES);
     String fut = Frameworks.underTest();

@@ -21,6 +21,7 @@ import org.apache.hadoop.examples.terasort.TeraValidate;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,8 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * teragen, terasort and teravalidate: the framework under test and LocalJobRunner generate the same
  * rows, sort the same input into identical part files, and the framework under test's sorted output
- * validates with the generator's checksum.
+ * validates with the generator's checksum. Slow: the fast tier runs terasort in
+ * {@link MapOutputCompressionConformanceTest} and teragen, terasort and teravalidate through the
+ * bench driver's terasort workload on both frameworks (the driver's WorkloadRunsTest).
  */
+@Tag("slow")
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class TeraSortConformanceTest {
 

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,19 +26,37 @@ class WordCountConformanceTest {
   /** About 4 MB in five files, so there are several splits even without a split size. */
   private static final long[] SIZES = {1_600_000, 1_100_000, 800_000, 450_000, 30_000};
 
-  static Stream<Arguments> variants() {
+  /** The variant of the fast tier (`vivace test --fast`, docs/testing.md): splits and reducers. */
+  static Stream<Arguments> withSplits() {
     return Stream.of(
-        Arguments.of("default (1 reducer)", 1, new String[0]),
-        Arguments.of("3 reducers", 3, new String[] {"-D", "mapreduce.job.reduces=3"}),
         Arguments.of("2 reducers, 600 kB splits", 2, new String[] {
           "-D", "mapreduce.job.reduces=2",
           "-D", "mapreduce.input.fileinputformat.split.maxsize=600000"}));
   }
 
+  static Stream<Arguments> otherVariants() {
+    return Stream.of(
+        Arguments.of("default (1 reducer)", 1, new String[0]),
+        Arguments.of("3 reducers", 3, new String[] {"-D", "mapreduce.job.reduces=3"}));
+  }
+
   @ParameterizedTest(name = "wordcount, {0}")
-  @MethodSource("variants")
+  @MethodSource("withSplits")
   void wordcountMatchesLocalJobRunner(String label, int reduces, String[] options,
       @TempDir Path tmp) throws Exception {
+    assertWordcountMatches(label, reduces, options, tmp);
+  }
+
+  @Tag("slow")
+  @ParameterizedTest(name = "wordcount, {0}")
+  @MethodSource("otherVariants")
+  void wordcountOtherwiseMatchesLocalJobRunner(String label, int reduces, String[] options,
+      @TempDir Path tmp) throws Exception {
+    assertWordcountMatches(label, reduces, options, tmp);
+  }
+
+  private static void assertWordcountMatches(String label, int reduces, String[] options, Path tmp)
+      throws Exception {
     Path input = tmp.resolve("input");
     List<Path> inputFiles = TextCorpus.write(input, SEED, SIZES);
     String fut = Frameworks.underTest();

@@ -1,8 +1,9 @@
 package io.vivace.exec;
 
 import io.vivace.conf.VivaceConf;
-import io.vivace.merge.MergeAhead;
 import io.vivace.segment.SegmentCodec;
+import io.vivace.shuffle.MapOutputStore;
+import io.vivace.shuffle.MergeAhead;
 import io.vivace.shuffle.ShuffleMemory;
 import io.vivace.shuffle.ShuffleRegistry;
 import io.vivace.submit.Submission;
@@ -19,6 +20,7 @@ public final class LocalJob {
 
   private final Submission submission;
   private final TaskEnvironment env;
+  private final ShuffleRegistry shuffle;
 
   /**
    * {@code reducesHere}: the job's reduces read map outputs from this JVM, so merging them ahead of
@@ -31,7 +33,7 @@ public final class LocalJob {
     JobConf conf = submission.conf();
     int maps = submission.splits().count();
     int reduces = conf.getNumReduceTasks();
-    ShuffleRegistry shuffle = new ShuffleRegistry(maps, reduces);
+    this.shuffle = new ShuffleRegistry(maps, reduces);
     if (reducesHere && reduces > 0 && VivaceConf.getBoolean(conf, "vivace.reduce.merge.ahead")) {
       MergeAhead.attach(shuffle, conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
           conf::getOutputKeyComparator, mapOutputCodec, submission.localDirs().scratch("merge-ahead"),
@@ -48,7 +50,8 @@ public final class LocalJob {
     return env;
   }
 
-  public ShuffleRegistry shuffle() {
-    return env.shuffle();
+  /** Where the job's map attempts run here leave their output. */
+  public MapOutputStore shuffle() {
+    return shuffle;
   }
 }

@@ -14,13 +14,13 @@ import java.util.function.BooleanSupplier;
 import org.apache.hadoop.io.RawComparator;
 
 /** Merges sorted segments into one segment of a new local file: an intermediate merge's output. */
-final class IntermediateFile {
+public final class IntermediateFile {
 
   /** Records between two looks at whether the merge was called off. */
   private static final int CANCEL_CHECK_RECORDS = 4096;
 
   /** The merged segment and the records written into it. */
-  record Written(Segment segment, long records) {
+  public record Written(Segment segment, long records) {
   }
 
   private IntermediateFile() {
@@ -31,7 +31,7 @@ final class IntermediateFile {
    * {@code compressor} is not null); the inputs stay as they are. A failure, or {@code cancelled}
    * turning true, deletes the file.
    */
-  static Written write(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor,
+  public static Written write(List<Segment> batch, RawComparator<?> comparator, SegmentCompressor compressor,
                        ScratchDir dir, String name, BooleanSupplier cancelled) throws IOException {
     long inputBytes = 0;
     for (Segment s : batch) {

@@ -14,22 +14,20 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The shuffle of one job, without sockets: map attempts publish their output here and each reduce
- * partition takes its segments from every map, in map order.
+ * The shuffle of one job in one JVM, both sides, without sockets: map attempts publish their output
+ * here ({@link MapOutputStore}) and each reduce partition of this JVM takes its segments from every
+ * map, in map order ({@link ShuffleInput}).
  *
- * <p>While maps run, a partition's on-disk segments may be merged ahead of its reduce (see
- * merge/MergeAhead): a merge claims some of them ({@link #claimMerge}), and its result replaces
- * them ({@link #mergeDone}). A reduce that takes its partition ({@link #segmentsFor}) waits for a
+ * <p>While maps run, a partition's on-disk segments may be merged ahead of its reduce
+ * ({@link MergeAhead}, behind this class: a reduce sees only fewer segments and the merges' work in
+ * its {@link ShuffledPartition}): a merge claims some of them ({@link #claimMerge}), and its result
+ * replaces them ({@link #mergeDone}). A reduce that takes its partition ({@link #take}) waits for a
  * merge of it under way, and no merge of it starts after that.
  */
-public final class ShuffleRegistry implements ShuffleInput {
+public final class ShuffleRegistry implements MapOutputStore, ShuffleInput {
 
   /** An on-disk segment a merge ahead may take, with how many merges its records went through. */
-  public record DiskSegment(Segment segment, int level) {
-  }
-
-  /** What the merges ahead of one partition's reduce did: records and local file I/O written and read. */
-  public record MergedAhead(long records, long[] io) {
+  record DiskSegment(Segment segment, int level) {
   }
 
   private final MapOutput[] outputs;
@@ -62,10 +60,11 @@ public final class ShuffleRegistry implements ShuffleInput {
   }
 
   /** Gives {@code listener} each published output, after its publish, outside this registry's lock. */
-  public synchronized void onPublish(Consumer<MapOutput> listener) {
+  synchronized void onPublish(Consumer<MapOutput> listener) {
     this.onPublish = listener;
   }
 
+  @Override
   public void publish(int mapIndex, MapOutput output) {
     Consumer<MapOutput> listener;
     synchronized (this) {
@@ -86,27 +85,27 @@ public final class ShuffleRegistry implements ShuffleInput {
   }
 
   /** Maps whose output is not yet published. */
-  public synchronized int pendingMaps() {
+  synchronized int pendingMaps() {
     return outputs.length - published;
   }
 
-  public boolean closed() {
+  boolean closed() {
     return closed;
+  }
+
+  @Override
+  public synchronized MapOutput mapOutput(int mapIndex) {
+    return outputs[mapIndex];
   }
 
   /**
    * Takes {@code partition} for its reduce: waits for a merge of it under way, then returns its
    * segments: those of every map in map order (non-empty, not merged ahead), then the results of
-   * the merges ahead. Throws when a merge ahead of it failed; its inputs are still there, so a
-   * later attempt gets them unmerged.
+   * the merges ahead, with what those merges wrote and read. Throws when a merge ahead of it failed;
+   * its inputs are still there, so a later attempt gets them unmerged.
    */
-  /** The output a map published here, or null (not published, or released). For serving it to other hosts. */
-  public synchronized MapOutput mapOutput(int mapIndex) {
-    return outputs[mapIndex];
-  }
-
   @Override
-  public synchronized List<Segment> segmentsFor(int partition) throws IOException {
+  public synchronized ShuffledPartition take(int partition) throws IOException {
     Partition state = partitions[partition];
     state.taken = true;
     while (state.merging) {
@@ -132,25 +131,17 @@ public final class ShuffleRegistry implements ShuffleInput {
       }
     }
     segments.addAll(state.merged.keySet());
-    return segments;
+    return new ShuffledPartition(segments, storedBytes(partition), state.records, state.io.clone());
   }
 
   /** The stored bytes of {@code partition}'s map outputs, merged ahead or not: what its reduce shuffles. */
-  @Override
-  public synchronized long mapOutputBytes(int partition) {
+  private long storedBytes(int partition) {
     long bytes = 0;
     for (MapOutput output : outputs) {
       Segment s = output == null ? null : output.partition(partition);
       bytes += s == null ? 0 : s.length();
     }
     return bytes;
-  }
-
-  /** What the merges ahead of {@code partition} did, for its reduce's counters. */
-  @Override
-  public synchronized MergedAhead mergedAhead(int partition) {
-    Partition state = partitions[partition];
-    return new MergedAhead(state.records, state.io.clone());
   }
 
   /**
@@ -162,7 +153,7 @@ public final class ShuffleRegistry implements ShuffleInput {
    *
    * @return the partition and the segments claimed, or null
    */
-  public synchronized Claim claimMerge(int from, Function<List<DiskSegment>, List<DiskSegment>> choose) {
+  synchronized Claim claimMerge(int from, Function<List<DiskSegment>, List<DiskSegment>> choose) {
     if (closed) {
       return null;
     }
@@ -190,13 +181,13 @@ public final class ShuffleRegistry implements ShuffleInput {
   }
 
   /** Segments of one partition claimed for a merge ahead of its reduce. */
-  public record Claim(int partition, List<DiskSegment> batch) {
-    public List<Segment> segments() {
+  record Claim(int partition, List<DiskSegment> batch) {
+    List<Segment> segments() {
       return batch.stream().map(DiskSegment::segment).toList();
     }
 
     /** The level of the merge's result: one more than its highest input's. */
-    public int resultLevel() {
+    int resultLevel() {
       return batch.stream().mapToInt(DiskSegment::level).max().orElse(0) + 1;
     }
   }
@@ -205,7 +196,7 @@ public final class ShuffleRegistry implements ShuffleInput {
    * The merge of {@code claim} wrote {@code result} (null if it holds no record): it replaces the
    * claimed segments, whose files are released. If the shuffle was released meanwhile, the result is.
    */
-  public synchronized void mergeDone(Claim claim, Segment result, long records, long[] io) {
+  synchronized void mergeDone(Claim claim, Segment result, long records, long[] io) {
     Partition state = partitions[claim.partition()];
     state.merging = false;
     state.records += records;
@@ -229,14 +220,14 @@ public final class ShuffleRegistry implements ShuffleInput {
   }
 
   /** The merge of {@code claim} failed; its segments stay as they were and its reduce will say why. */
-  public synchronized void mergeFailed(Claim claim, Throwable failure) {
+  synchronized void mergeFailed(Claim claim, Throwable failure) {
     Partition state = partitions[claim.partition()];
     state.merging = false;
     state.failure = failure;
     notifyAll();
   }
 
-  /** Frees what a finished reduce partition no longer needs. */
+  @Override
   public synchronized void releasePartition(int partition) {
     for (MapOutput output : outputs) {
       if (output != null && output.partition(partition) != null) {
@@ -251,6 +242,7 @@ public final class ShuffleRegistry implements ShuffleInput {
    * Frees everything, once merges under way have stopped (they look at {@link #closed}): their
    * files are gone when this returns.
    */
+  @Override
   public synchronized void releaseAll() {
     closed = true;
     boolean interrupted = false;

@@ -4,11 +4,9 @@ import io.vivace.conf.VivaceConf;
 import io.vivace.localdisk.LocalFileStatistics;
 import io.vivace.merge.MergingIterator;
 import io.vivace.merge.SegmentMerger;
-import io.vivace.segment.Segment;
 import io.vivace.shuffle.ShuffleInput;
-import io.vivace.shuffle.ShuffleRegistry;
+import io.vivace.shuffle.ShuffledPartition;
 import java.io.IOException;
-import java.util.List;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -27,21 +25,18 @@ final class ReduceInput {
   static MergingIterator open(TaskAttempt attempt) throws IOException {
     JobConf conf = attempt.conf();
     TaskReporter reporter = attempt.reporter();
-    ShuffleInput input = attempt.shuffleInput();
-    List<Segment> segments = input.segmentsFor(attempt.partition());
-    long bytes = input.mapOutputBytes(attempt.partition());
+    ShuffledPartition input = attempt.shuffleInput().take(attempt.partition());
     reporter.frameworkCounter(TaskCounter.SHUFFLED_MAPS).increment(attempt.env().maps());
-    reporter.frameworkCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(bytes);
+    reporter.frameworkCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).increment(input.storedBytes());
     reporter.frameworkCounter(TaskCounter.MERGED_MAP_OUTPUTS).increment(attempt.env().maps());
     SegmentMerger merger = new SegmentMerger(conf.getOutputKeyComparator(),
         conf.getInt(MRJobConfig.IO_SORT_FACTOR, MRJobConfig.DEFAULT_IO_SORT_FACTOR),
         attempt.scratchDir(), attempt.env().mapOutputCodec(), mergeThreads(attempt));
-    MergingIterator merged = merger.merge(segments);
-    // merges ahead of the reduce, while maps ran, count as the reduce's own (as Hadoop's reduce
-    // counts its on-disk merges during the shuffle): spilled records and local file bytes
-    ShuffleRegistry.MergedAhead ahead = input.mergedAhead(attempt.partition());
-    LocalFileStatistics.charge(ahead.io());
-    reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords() + ahead.records());
+    MergingIterator merged = merger.merge(input.segments());
+    // what the shuffle wrote for the reduce (merges while maps ran) counts as the reduce's own, as
+    // Hadoop's reduce counts its on-disk merges during the shuffle: spilled records and local file bytes
+    LocalFileStatistics.charge(input.localFileIo());
+    reporter.frameworkCounter(TaskCounter.SPILLED_RECORDS).increment(merger.spilledRecords() + input.spilledRecords());
     return merged;
   }
 

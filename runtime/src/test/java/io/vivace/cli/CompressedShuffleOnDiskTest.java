@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with a shuffle budget of 0 MB. Every map output then goes to a compressed local file, and each
  * reducer merges six of them two at a time.
  */
+@Tag("integration")
 class CompressedShuffleOnDiskTest {
 
   @TempDir

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The class data sharing archive {@code ./vivace jar} makes after a build and maps in every later
  * job, in a Vivace home of its own ({@link VivaceHome}).
  */
+@Tag("integration")
 @Tag("slow")
 class LauncherCdsTest {
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * launched JVM from HotSpot's own flags, and the {@code VIVACE_JIT} and {@code VIVACE_OPTS}
  * settings that change them.
  */
+@Tag("integration")
 class LauncherJitTest {
 
   private static final List<String> THRESHOLDS = List.of("Tier4InvocationThreshold",

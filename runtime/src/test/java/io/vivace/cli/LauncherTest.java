@@ -18,10 +18,12 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code ./vivace} launcher, run as a process: commands, class path, exit codes, messages. */
+@Tag("integration")
 class LauncherTest {
 
 

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (and its {@code -libjars}) have statics of their own per task, an exit in a task fails the job
  * while the driver's own {@code System.exit} is the launcher's status.
  */
+@Tag("integration")
 class SandboxLauncherTest {
 
   private static final String STATIC_KEY_JOB = """

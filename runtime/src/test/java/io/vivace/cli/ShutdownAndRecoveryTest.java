@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * killed and aborted, nothing of it left and its history says KILLED; by SIGKILL, the next engine
  * on the same {@code hadoop.tmp.dir} removes what it left and ends its history as LOST.
  */
+@Tag("integration")
 @Timeout(600)
 class ShutdownAndRecoveryTest {
 

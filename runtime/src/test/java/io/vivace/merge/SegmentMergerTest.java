@@ -1,10 +1,17 @@
 package io.vivace.merge;
 
+import static io.vivace.merge.SortedRuns.append;
+import static io.vivace.merge.SortedRuns.assertSortedPermutation;
+import static io.vivace.merge.SortedRuns.drain;
+import static io.vivace.merge.SortedRuns.encodeText;
+import static io.vivace.merge.SortedRuns.sortedRun;
+import static io.vivace.merge.SortedRuns.stableMerge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vivace.merge.SortedRuns.KV;
 import io.vivace.segment.FileSegment;
 import io.vivace.segment.MemorySegment;
 import io.vivace.segment.PartitionedFileWriter;
@@ -43,29 +50,7 @@ class SegmentMergerTest {
   @TempDir
   Path mergeDir;
 
-  /** A record: IntWritable key, Text value naming its segment and position. */
-  record KV(int key, String value) {
-  }
-
   private int files;
-
-  private static byte[] encodeInt(int v) throws IOException {
-    DataOutputBuffer out = new DataOutputBuffer();
-    new IntWritable(v).write(out);
-    return java.util.Arrays.copyOf(out.getData(), out.getLength());
-  }
-
-  private static byte[] encodeText(String s) throws IOException {
-    DataOutputBuffer out = new DataOutputBuffer();
-    new Text(s).write(out);
-    return java.util.Arrays.copyOf(out.getData(), out.getLength());
-  }
-
-  static void append(SegmentWriter writer, KV kv) throws IOException {
-    byte[] k = encodeInt(kv.key());
-    byte[] v = encodeText(kv.value());
-    writer.append(k, 0, k.length, v, 0, v.length);
-  }
 
   private static Segment memorySegment(List<KV> records) throws IOException {
     DataOutputBuffer bytes = new DataOutputBuffer();
@@ -91,52 +76,6 @@ class SegmentMergerTest {
       throw new IllegalArgumentException("use a memory segment for an empty run");
     }
     return segments[1];
-  }
-
-  /** A sorted run of {@code n} records with keys from {@code [0, keyRange)}, values "s<segment>#<i>". */
-  static List<KV> sortedRun(Random random, int segment, int n, int keyRange) {
-    int[] keys = new int[n];
-    for (int i = 0; i < n; i++) {
-      keys[i] = random.nextInt(keyRange) - keyRange / 3; // negative keys exercise IntWritable's order
-    }
-    java.util.Arrays.sort(keys);
-    List<KV> run = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      run.add(new KV(keys[i], "s" + segment + "#" + i));
-    }
-    return run;
-  }
-
-  static List<KV> drain(MergingIterator it) throws IOException {
-    List<KV> out = new ArrayList<>();
-    while (it.next()) {
-      IntWritable k = new IntWritable();
-      Text v = new Text();
-      k.readFields(it.getKey());
-      v.readFields(it.getValue());
-      out.add(new KV(k.get(), v.toString()));
-    }
-    return out;
-  }
-
-  /** The stable sort by key of the runs concatenated in segment order. */
-  private static List<KV> stableMerge(List<List<KV>> runs) {
-    List<KV> all = new ArrayList<>();
-    runs.forEach(all::addAll);
-    all.sort(Comparator.comparingInt(KV::key));
-    return all;
-  }
-
-  static void assertSortedPermutation(List<List<KV>> runs, List<KV> merged) {
-    for (int i = 1; i < merged.size(); i++) {
-      assertTrue(merged.get(i - 1).key() <= merged.get(i).key(), "merge output out of order at " + i);
-    }
-    Comparator<KV> total = Comparator.comparingInt(KV::key).thenComparing(KV::value);
-    List<KV> expected = stableMerge(runs);
-    expected.sort(total);
-    List<KV> got = new ArrayList<>(merged);
-    got.sort(total);
-    assertEquals(expected, got, "the merge must output exactly its input records");
   }
 
   private List<String> filesIn(Path dir) throws IOException {

@@ -7,7 +7,7 @@ import io.vivace.segment.Segment;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.ShuffleInput;
 import io.vivace.shuffle.ShuffleMemory;
-import io.vivace.shuffle.ShuffleRegistry;
+import io.vivace.shuffle.ShuffledPartition;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A reduce attempt's map outputs fetched from the executors that hold them (docs/shuffle.md).
- * {@link #segmentsFor} fetches every map's partition, {@link FetchSettings#parallelCopies()} at
+ * {@link #take} fetches every map's partition, {@link FetchSettings#parallelCopies()} at
  * once on threads of its own (spread over the executors), each into memory when the executor's
  * shuffle budget takes it, else into a file of the attempt's scratch folder; a failed try is
  * counted in Hadoop's shuffle error counters and tried again after a growing wait. A map whose
@@ -54,7 +54,6 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
   private boolean closed;
   private Round round;
   private Segment[] fetched;
-  private long fetchedBytes;
 
   /**
    * The input of the reduce of {@code partition} of job {@code jobId}.
@@ -90,8 +89,9 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
     }
   }
 
+  /** Fetches the partition; nothing is merged ahead of a reduce that fetches its input. */
   @Override
-  public List<Segment> segmentsFor(int partition) throws IOException {
+  public ShuffledPartition take(int partition) throws IOException {
     Round r;
     synchronized (this) {
       if (partition != this.partition) {
@@ -117,26 +117,15 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
       }
       fetched = segments;
       List<Segment> result = new ArrayList<>();
+      long bytes = 0;
       for (Segment s : segments) {
         if (s != null) {
-          fetchedBytes += s.length();
+          bytes += s.length();
           result.add(s);
         }
       }
-      return result;
+      return ShuffledPartition.of(result, bytes);
     }
-  }
-
-  /** The stored bytes fetched (0 before {@link #segmentsFor}). */
-  @Override
-  public synchronized long mapOutputBytes(int partition) {
-    return fetchedBytes;
-  }
-
-  /** None: nothing is merged ahead of a reduce that fetches its input. */
-  @Override
-  public ShuffleRegistry.MergedAhead mergedAhead(int partition) {
-    return new ShuffleRegistry.MergedAhead(0, new long[4]);
   }
 
   /**
@@ -157,7 +146,7 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
       fetched = null;
     }
     if (r != null) {
-      r.stop(); // segmentsFor releases what it fetched and throws
+      r.stop(); // take releases what it fetched and throws
     }
     releaseAll(segments);
   }

@@ -16,6 +16,7 @@ import io.vivace.segment.Segment;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.shuffle.ShuffledPartition;
 import io.vivace.task.TaskReporter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -128,14 +129,15 @@ class FetchedShuffleInputTest {
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     for (int p = 0; p < hosts.partitions; p++) {
       FetchedShuffleInput input = input(p, memory, ShuffleHosts.KEY, QUICK);
-      List<Segment> fetched = input.segmentsFor(p);
+      ShuffledPartition taken = input.take(p);
+      List<Segment> fetched = taken.segments();
       List<Segment> held = hosts.heldSegments(p);
       assertSameSegments(held, fetched, "partition " + p);
-      assertEquals(hosts.heldBytes(p), input.mapOutputBytes(p), "the stored bytes fetched (REDUCE_SHUFFLE_BYTES)");
+      assertEquals(hosts.heldBytes(p), taken.storedBytes(), "the stored bytes fetched (REDUCE_SHUFFLE_BYTES)");
       assertEquals(hosts.heldBytes(p), memory.used(), "fetched segments are charged to the budget");
       assertTrue(fetched.stream().allMatch(Segment::inMemory), "within the budget, fetched segments stay on the heap");
       assertSameRecords(merged(held, mapDisks), merged(fetched, reduceDisk), "the reduce's merge");
-      assertEquals(0, input.mergedAhead(p).records());
+      assertEquals(0, taken.spilledRecords(), "nothing is merged ahead of a fetching reduce");
       input.close();
       assertEquals(0, memory.used(), "closing the input gives the memory back");
     }
@@ -157,7 +159,7 @@ class FetchedShuffleInputTest {
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     for (int p = 0; p < hosts.partitions; p++) {
       try (FetchedShuffleInput input = input(p, memory, ShuffleHosts.KEY, QUICK)) {
-        List<Segment> fetched = input.segmentsFor(p);
+        List<Segment> fetched = input.take(p).segments();
         assertSameSegments(hosts.heldSegments(p), fetched, codecName + " partition " + p);
         assertTrue(fetched.stream().allMatch(s -> s.codec().compresses()));
         assertSameRecords(merged(hosts.heldSegments(p), mapDisks), merged(fetched, reduceDisk), "the reduce's merge");
@@ -173,7 +175,7 @@ class FetchedShuffleInputTest {
 
     ShuffleMemory none = new ShuffleMemory(0);
     FetchedShuffleInput toDisk = input(0, none, ShuffleHosts.KEY, QUICK);
-    List<Segment> fetched = toDisk.segmentsFor(0);
+    List<Segment> fetched = toDisk.take(0).segments();
     assertSameSegments(held, fetched, "on disk");
     assertTrue(fetched.stream().noneMatch(Segment::inMemory));
     assertEquals(held.size(), reduceFiles().size(), "one scratch file per fetched map output: " + reduceFiles());
@@ -187,7 +189,7 @@ class FetchedShuffleInputTest {
     long half = held.stream().mapToLong(Segment::length).sum() / 2;
     ShuffleMemory some = new ShuffleMemory(half);
     try (FetchedShuffleInput mixed = input(0, some, ShuffleHosts.KEY, QUICK)) {
-      fetched = mixed.segmentsFor(0);
+      fetched = mixed.take(0).segments();
       assertSameSegments(held, fetched, "half in memory");
       long inMemory = fetched.stream().filter(Segment::inMemory).mapToLong(Segment::length).sum();
       assertTrue(inMemory > 0 && inMemory <= half, "in memory: " + inMemory + " of a budget of " + half);
@@ -204,7 +206,7 @@ class FetchedShuffleInputTest {
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     byte[] wrong = "another job's key, not this one's".getBytes(StandardCharsets.US_ASCII);
     FetchedShuffleInput input = input(0, memory, wrong, QUICK);
-    IOException e = assertThrows(IOException.class, () -> input.segmentsFor(0));
+    IOException e = assertThrows(IOException.class, () -> input.take(0));
     assertFalse(e instanceof MapOutputLostException, "a refusal is not a lost output: " + e);
     assertTrue(e.getMessage().contains("403") && e.getMessage().contains("key"), e.getMessage());
     long refused = hosts.executors.stream().mapToLong(x -> x.server.refused()).sum();
@@ -252,7 +254,7 @@ class FetchedShuffleInputTest {
     killer.start();
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     FetchedShuffleInput input = input(0, memory, ShuffleHosts.KEY, QUICK);
-    MapOutputLostException e = assertThrows(MapOutputLostException.class, () -> input.segmentsFor(0));
+    MapOutputLostException e = assertThrows(MapOutputLostException.class, () -> input.take(0));
     killer.join();
 
     assertEquals(List.of(2), e.maps(), e.getMessage());
@@ -273,7 +275,7 @@ class FetchedShuffleInputTest {
     FetchSettings impatient = new FetchSettings(3, 5_000, 300, 1, 10);
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     FetchedShuffleInput input = input(0, memory, ShuffleHosts.KEY, impatient);
-    MapOutputLostException e = assertThrows(MapOutputLostException.class, () -> input.segmentsFor(0));
+    MapOutputLostException e = assertThrows(MapOutputLostException.class, () -> input.take(0));
     assertEquals(List.of(1), e.maps(), e.getMessage());
     assertTrue(e.getMessage().contains("mapreduce.reduce.shuffle.read.timeout"), e.getMessage());
     assertEquals(2, errors(ShuffleError.IO_ERROR), "both tries stalled");
@@ -289,7 +291,7 @@ class FetchedShuffleInputTest {
     hosts.locations.set(1, new MapOutputLocation(1, held.host(), held.port(), held.attemptId().replaceAll("_0$", "_1")));
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     FetchedShuffleInput input = input(1, memory, ShuffleHosts.KEY, QUICK);
-    MapOutputLostException e = assertThrows(MapOutputLostException.class, () -> input.segmentsFor(1));
+    MapOutputLostException e = assertThrows(MapOutputLostException.class, () -> input.take(1));
     assertEquals(List.of(1), e.maps());
     assertEquals(held.port(), e.port());
     assertTrue(e.getMessage().contains("404") && !e.getMessage().contains("tries"), e.getMessage());
@@ -307,7 +309,7 @@ class FetchedShuffleInputTest {
     AtomicReference<Boolean> interruptKept = new AtomicReference<>();
     Thread reduce = new Thread(() -> {
       try {
-        input.segmentsFor(0);
+        input.take(0);
       } catch (Throwable t) {
         thrown.set(t);
         interruptKept.set(Thread.currentThread().isInterrupted());
@@ -342,11 +344,11 @@ class FetchedShuffleInputTest {
     hosts = new ShuffleHosts(mapDisks.toFile(), 3, 2, 500, SegmentCodec.NONE, LARGE);
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     FetchedShuffleInput input = input(0, memory, ShuffleHosts.KEY, QUICK);
-    assertThrows(IllegalArgumentException.class, () -> input.segmentsFor(1));
-    List<Segment> fetched = input.segmentsFor(0);
+    assertThrows(IllegalArgumentException.class, () -> input.take(1));
+    List<Segment> fetched = input.take(0).segments();
     assertNotEquals(0, memory.used());
     assertNotNull(fetched);
-    assertThrows(IllegalStateException.class, () -> input.segmentsFor(0));
+    assertThrows(IllegalStateException.class, () -> input.take(0));
     input.close();
     input.close();
     assertEquals(0, memory.used());

@@ -1,14 +1,14 @@
-package io.vivace.merge;
+package io.vivace.shuffle;
 
 import io.vivace.localdisk.LocalFileStatistics;
 import io.vivace.localdisk.ScratchDir;
+import io.vivace.merge.HelperThreads;
+import io.vivace.merge.IntermediateFile;
 import io.vivace.segment.Segment;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.segment.SegmentCompressor;
-import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.ShuffleRegistry.Claim;
 import io.vivace.shuffle.ShuffleRegistry.DiskSegment;
-import io.vivace.shuffle.ShuffleRegistry;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One thread per job, started by the first map output that reached the disk: during the map
  * phase the maps hold the cores, and one merge at a time is what the disk and the maps leave room
- * for. Its local file I/O and records are charged to the partition's reduce (see
- * {@link ShuffleRegistry#mergedAhead}); a failure is raised by that reduce.
+ * for. Its local file I/O and records are charged to the partition's reduce (they come with its
+ * {@link ShuffledPartition}); a failure is raised by that reduce.
  */
 public final class MergeAhead {
 

@@ -1,24 +1,24 @@
-package io.vivace.merge;
+package io.vivace.shuffle;
 
-import static io.vivace.merge.SegmentMergerTest.append;
-import static io.vivace.merge.SegmentMergerTest.assertSortedPermutation;
-import static io.vivace.merge.SegmentMergerTest.drain;
-import static io.vivace.merge.SegmentMergerTest.sortedRun;
+import static io.vivace.merge.SortedRuns.append;
+import static io.vivace.merge.SortedRuns.assertSortedPermutation;
+import static io.vivace.merge.SortedRuns.drain;
+import static io.vivace.merge.SortedRuns.sortedRun;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.localdisk.ScratchDir;
-import io.vivace.merge.SegmentMergerTest.KV;
+import io.vivace.merge.MergingIterator;
+import io.vivace.merge.SegmentMerger;
+import io.vivace.merge.SortedRuns.KV;
 import io.vivace.segment.FileSegment;
 import io.vivace.segment.PartitionedFileWriter;
 import io.vivace.segment.Segment;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.segment.SegmentReader;
-import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.ShuffleRegistry.DiskSegment;
-import io.vivace.shuffle.ShuffleRegistry;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -149,7 +149,8 @@ class MergeAheadTest {
     }
     // maps 1-3 merge as one file once the third is out (6 files to come, factor 3); 4-5 as another
     // when the fifth is out (3 + 1 to come); the sixth stays as it is
-    List<Segment> segments = shuffle.segmentsFor(0);
+    ShuffledPartition taken = shuffle.take(0);
+    List<Segment> segments = taken.segments();
     assertEquals(3, segments.size(), "at most the factor of files is left for the reduce");
     assertEquals(originals.get(5), segments.get(0), "the last map's output is left as it is");
     assertEquals(List.of("map5.out", "merge-ahead/r0_1.out", "merge-ahead/r0_2.out"),
@@ -160,10 +161,9 @@ class MergeAheadTest {
       mergedRecords += runs.get(m).size();
       mergedBytes += originals.get(m).length();
     }
-    ShuffleRegistry.MergedAhead ahead = shuffle.mergedAhead(0);
-    assertEquals(mergedRecords, ahead.records(), "each merged map output's records written once");
-    assertEquals(mergedBytes, ahead.io()[0], "every merged map output read once");
-    assertEquals(segments.get(1).length() + segments.get(2).length(), ahead.io()[2],
+    assertEquals(mergedRecords, taken.spilledRecords(), "each merged map output's records written once");
+    assertEquals(mergedBytes, taken.localFileIo()[0], "every merged map output read once");
+    assertEquals(segments.get(1).length() + segments.get(2).length(), taken.localFileIo()[2],
         "the merged files' bytes are the bytes written");
     try (MergingIterator it = new SegmentMerger(INT_ORDER, factor, mergeDir.toFile()).merge(segments)) {
       assertSortedPermutation(runs, drain(it));
@@ -278,13 +278,14 @@ class MergeAheadTest {
     merge.awaitIdle();
     assertTrue(mostOpen.get() <= factor, "a merge opened " + mostOpen.get() + " map outputs at once");
     for (int p = 0; p < partitions; p++) {
-      List<Segment> segments = shuffle.segmentsFor(p);
+      ShuffledPartition taken = shuffle.take(p);
+      List<Segment> segments = taken.segments();
       assertTrue(segments.size() < mapCount / 2, "merged ahead: " + segments.size() + " files left");
       try (MergingIterator it = new SegmentMerger(INT_ORDER, factor, mergeDir.resolve("reduce").toFile())
           .merge(segments)) {
         assertSortedPermutation(runs.get(p), drain(it));
       }
-      assertTrue(shuffle.mergedAhead(p).records() > 0);
+      assertTrue(taken.spilledRecords() > 0);
     }
     shuffle.releasePartition(0);
     assertTrue(filesIn(mergeDir.resolve("merge-ahead")).stream().allMatch(f -> f.startsWith("r1_")),
@@ -313,11 +314,11 @@ class MergeAheadTest {
       shuffle.publish(m, output);
       merge.awaitIdle();
     }
-    IOException failure = assertThrows(IOException.class, () -> shuffle.segmentsFor(0));
+    IOException failure = assertThrows(IOException.class, () -> shuffle.take(0));
     assertTrue(failure.getMessage().contains("partition 0's map outputs on disk ahead of its reduce failed"),
         failure.getMessage());
     assertEquals(List.of(), filesIn(mergeDir), "the failed merge's file is deleted");
-    assertEquals(originals, shuffle.segmentsFor(0), "a second attempt gets the map outputs as they were");
+    assertEquals(originals, shuffle.take(0).segments(), "a second attempt gets the map outputs as they were");
     shuffle.releaseAll();
   }
 
@@ -355,6 +356,7 @@ class MergeAheadTest {
     go.countDown();
     release.join();
     assertEquals(List.of(), filesOf(), "the job's shuffle is gone, the merge's file with it");
-    assertEquals(0, shuffle.mergedAhead(0).records(), "the merge stopped before its end");
+    IOException stopped = assertThrows(IOException.class, () -> shuffle.take(0));
+    assertTrue(stopped.getMessage().contains("called off"), "the merge stopped before its end: " + stopped);
   }
 }
