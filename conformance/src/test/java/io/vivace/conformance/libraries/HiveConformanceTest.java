@@ -64,23 +64,14 @@ class HiveConformanceTest {
     }
   }
 
-  private Pipeline.Outcome run(String query) throws Exception {
-    return Pipeline.run(root, JAR, step(SCRIPT, side -> args(
-        "/io/vivace/jobs/hive/" + query + ".sql", side.resolve("hive"), "input=" + input.toUri(), "output=" + side.resolve("out").toUri())));
-  }
-
+  /** The three queries in one Hive session per side: starting Hive and its metastore is most of the time. */
   @Test
-  void scan() throws Exception {
-    run("scan").assertSameTree("out/uservisits_scan");
-  }
-
-  @Test
-  void aggregation() throws Exception {
-    run("aggregation").assertSameTree("out/uservisits_aggre");
-  }
-
-  @Test
-  void join() throws Exception {
-    run("join").assertSameTree("out/rankings_uservisits_join");
+  void scanAggregationAndJoin() throws Exception {
+    String scripts = "/io/vivace/jobs/hive/scan.sql,/io/vivace/jobs/hive/aggregation.sql,/io/vivace/jobs/hive/join.sql";
+    Pipeline.Outcome outcome = Pipeline.run(root, JAR, step(SCRIPT, side -> args(
+        scripts, side.resolve("hive"), "input=" + input.toUri(), "output=" + side.resolve("out").toUri())));
+    outcome.assertSameTree("out/uservisits_scan");
+    outcome.assertSameTree("out/uservisits_aggre");
+    outcome.assertSameTree("out/rankings_uservisits_join");
   }
 }

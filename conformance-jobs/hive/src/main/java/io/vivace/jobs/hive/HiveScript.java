@@ -22,7 +22,8 @@ import org.apache.hadoop.util.ToolRunner;
  * Runs a HiveQL script of this jar as {@code hive -f} runs one, on Hive's MapReduce engine, with
  * this Tool's configuration (its {@code -D} options, the {@code mapreduce.framework.name} it names)
  * under Hive's own settings, an embedded metastore on Derby and the warehouse in {@code <home>}.
- * Usage: {@code HiveScript <script resource> <home> [name=value ...]}, each {@code name=value} a
+ * Usage: {@code HiveScript <script resource>[,<script resource>...] <home> [name=value ...]}: the
+ * scripts run one after the other in one session; each {@code name=value} is a
  * variable the script reads as {@code ${hivevar:name}}. Statements end with {@code ;} at the end of
  * a line; lines starting with {@code --} are comments. Exits 1 at the first statement that fails.
  */
@@ -31,10 +32,13 @@ public class HiveScript extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: HiveScript <script> <home> [name=value ...]");
+      System.err.println("usage: HiveScript <script>[,<script>...] <home> [name=value ...]");
       return 2;
     }
-    List<String> statements = statements(args[0]);
+    List<String> statements = new ArrayList<>();
+    for (String script : args[0].split(",")) {
+      statements.addAll(statements(script));
+    }
     Path home = Path.of(args[1]).toAbsolutePath();
     HiveConf conf = new HiveConf(getConf(), HiveScript.class);
     setUnlessGiven(conf, "hive.execution.engine", "mr");
