@@ -45,7 +45,7 @@ class UsageTest {
   void unknownWorkload() throws Exception {
     assertBadUsage("unknown workload 'nosuch' (known: sleep, terasort, wordcount, sort,"
         + " dfsio-write, dfsio-read, plasma-sort, finra-query, finra-concurrency, kmeans,"
-        + " pagerank, swim)", valid("nosuch"));
+        + " pagerank, bayes, swim)", valid("nosuch"));
   }
 
   @Test
