@@ -54,6 +54,8 @@ public final class ContainerSpec {
     command.add("-Xmx" + heapMb + "m");
     command.addAll(jvmOptions);
     String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
+    // the container's own temporary folder (YARN makes it), not the node's /tmp that all share
+    command.add("-Djava.io.tmpdir=" + ApplicationConstants.Environment.PWD.$$() + "/tmp");
     command.add("-Dlog4j.configuration=container-log4j.properties");
     command.add("-Dyarn.app.container.log.dir=" + logDir);
     command.add("-Dyarn.app.container.log.filesize=0");

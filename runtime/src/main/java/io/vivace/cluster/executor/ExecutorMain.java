@@ -1,5 +1,6 @@
 package io.vivace.cluster.executor;
 
+import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.AttemptAssignment;
@@ -26,7 +27,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.TaskAttemptID;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.StringUtils;
@@ -73,7 +73,7 @@ public final class ExecutorMain {
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
     conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
-    conf.set(MRConfig.LOCAL_DIR, System.getenv(Environment.LOCAL_DIRS.name()));
+    ContainerDirs.useOwnFolders(conf); // never the folders of another executor on this node
     InetSocketAddress masterAddress = NetUtils.createSocketAddr(args[0]);
     int slots = Integer.parseInt(args[1]);
     String container = args[2];

@@ -1,5 +1,6 @@
 package io.vivace.cluster.session;
 
+import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
@@ -48,7 +49,7 @@ public final class SessionMaster {
   public static void main(String[] args) throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
-    conf.set(MRConfig.LOCAL_DIR, System.getenv(Environment.LOCAL_DIRS.name()));
+    ContainerDirs.useOwnFolders(conf); // never the folders of an executor on this node
     ContainerId container = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
     ApplicationId application = container.getApplicationAttemptId().getApplicationId();
     String host = System.getenv(Environment.NM_HOST.name());
