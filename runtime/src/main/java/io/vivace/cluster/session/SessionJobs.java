@@ -58,7 +58,8 @@ final class SessionJobs extends JobsClientProtocol {
     this.conf = conf;
     this.dispatcher = dispatcher;
     this.clusterId = clusterId;
-    this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 1000;
+    // the grace, the dispatcher's wait for the executor's word beyond it, and the abort
+    this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 3000;
     this.localHistory = localHistory;
     this.history = new Path(VivaceConf.get(conf, "vivace.session.history.dir"));
   }
@@ -76,11 +77,18 @@ final class SessionJobs extends JobsClientProtocol {
   @Override
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
     Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
-    VivaceConf.check(submission.conf());
-    submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
-    commitOnlyAtTheEnd(submission.conf());
     JobRun[] holder = new JobRun[1];
-    JobRun job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
+    JobRun job;
+    try {
+      VivaceConf.check(submission.conf());
+      submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
+      commitOnlyAtTheEnd(submission.conf());
+      job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
+    } catch (RuntimeException e) {
+      LOG.warn("Job " + jobId + " refused: " + e.getMessage());
+      discard(submission);
+      throw e;
+    }
     holder[0] = job;
     if (trackingBase != null) {
       job.trackAt(trackingBase + "job/" + jobId);
@@ -93,6 +101,18 @@ final class SessionJobs extends JobsClientProtocol {
     LOG.info("Job " + jobId + " submitted by " + UserGroupInformation.getCurrentUser().getShortUserName());
     job.start();
     return job.status();
+  }
+
+  /** Gives back what reading a refused job back took: its local folders, file systems, class loaders. */
+  private static void discard(Submission submission) {
+    submission.localDirs().delete();
+    try {
+      FileSystem.closeAllForUGI(submission.ugi());
+      submission.sandbox().close();
+      submission.resources().close();
+    } catch (IOException e) {
+      LOG.debug("closing a refused job's resources", e);
+    }
   }
 
   /**
@@ -112,6 +132,10 @@ final class SessionJobs extends JobsClientProtocol {
   }
 
   private void finished(JobRun job) {
+    org.apache.hadoop.mapreduce.JobStatus status = job.status();
+    LOG.info("Job " + job.id() + " ended " + status.getState() + " after "
+        + (status.getFinishTime() - status.getStartTime()) / 1000.0 + " s"
+        + (status.getFailureInfo().isEmpty() ? "" : ": " + status.getFailureInfo()));
     try {
       FileSystem fs = history.getFileSystem(conf);
       fs.mkdirs(history);
