@@ -116,6 +116,13 @@ final class ClusterFixture implements AutoCloseable {
     return opens;
   }
 
+  /** A client configuration for jobs on the Vivace session named {@code name} on this cluster. */
+  Configuration sessionConf(String name) {
+    Configuration conf = sessionConf();
+    conf.set("vivace.session.name", name);
+    return conf;
+  }
+
   /** A client configuration for jobs on a Vivace session on this cluster. */
   Configuration sessionConf() {
     Configuration conf = new Configuration(client);

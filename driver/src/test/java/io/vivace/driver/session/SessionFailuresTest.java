@@ -11,7 +11,6 @@ import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionAccessException;
 import io.vivace.cluster.security.SessionSecret;
 import io.vivace.cluster.security.SessionSecretStore;
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +48,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A Vivace session on YARN + HDFS (Apache's mini-clusters) when things go wrong: clients at once, a
@@ -66,6 +65,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(SharedCluster.class)
 class SessionFailuresTest {
 
   private static final long ROWS = 30_000;
@@ -73,8 +73,7 @@ class SessionFailuresTest {
   private static final Path REFERENCE = new Path("/failures/sorted");
   private static final Pattern CONTAINER = Pattern.compile("container_[0-9e_]+");
 
-  @TempDir
-  static File dir;
+  private static final String SESSION = "failures";
   private static ClusterFixture cluster;
   private static FileSystem fs;
   /** An input file whose read the terasort's client does not make (it samples only the first split). */
@@ -82,7 +81,7 @@ class SessionFailuresTest {
 
   @BeforeAll
   static void startClusterAndSortOnce() throws Exception {
-    cluster = ClusterFixture.start(dir, 3);
+    cluster = SharedCluster.cluster();
     fs = FileSystem.get(conf());
     assertEquals(0, ToolRunner.run(conf(), new TeraGen(), new String[] {"-D", "mapreduce.job.maps=3",
         Long.toString(ROWS), INPUT.toString()}), "teragen");
@@ -92,15 +91,13 @@ class SessionFailuresTest {
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stopTheSession() throws IOException {
+    SessionClient.stop(conf(), SESSION); // its master is killed by the last test, unless that one failed
   }
 
   /** A client configuration of the class's session: one executor, two slots. */
   private static Configuration conf() {
-    Configuration conf = cluster.sessionConf();
+    Configuration conf = cluster.sessionConf(SESSION);
     conf.setInt("vivace.session.executors.min", 1);
     conf.setInt("vivace.session.executors.max", 1);
     conf.setInt("vivace.session.executor.slots", 2);
@@ -310,7 +307,8 @@ class SessionFailuresTest {
   }
 
   private static ApplicationReport theSession() throws IOException {
-    List<ApplicationReport> sessions = SessionClient.list(conf());
+    List<ApplicationReport> sessions = SessionClient.list(conf()).stream()
+        .filter(s -> SessionClient.sessionName(s).equals(SESSION)).toList();
     assertEquals(1, sessions.size(), "the user's sessions");
     return sessions.get(0);
   }

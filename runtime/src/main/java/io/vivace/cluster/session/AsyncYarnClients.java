@@ -49,11 +49,11 @@ final class AsyncYarnClients implements YarnClients {
   }
 
   @Override
-  public void start(Events events, String host, int rpcPort, String trackingUrl) throws Exception {
+  public Resource start(Events events, String host, int rpcPort, String trackingUrl) throws Exception {
     this.events = events;
     resourceManager.start();
     nodeManagers.start();
-    resourceManager.registerApplicationMaster(host, rpcPort, trackingUrl);
+    return resourceManager.registerApplicationMaster(host, rpcPort, trackingUrl).getMaximumResourceCapability();
   }
 
   @Override

@@ -47,6 +47,8 @@ final class ExecutorContainers implements YarnClients.Events {
   private int requested;
   private long requestedSinceNanos;
   private volatile String lost;
+  /** Why no executor can ever be given (too large for YARN); null when they can. */
+  private String tooLarge;
   /** Where executors reach the session's master ({@code host:port}). */
   private String masterAddress;
 
@@ -64,7 +66,17 @@ final class ExecutorContainers implements YarnClients.Events {
     synchronized (this) {
       masterAddress = host + ":" + rpcPort;
     }
-    yarn.start(this, host, rpcPort, trackingUrl);
+    Resource largest = yarn.start(this, host, rpcPort, trackingUrl);
+    synchronized (this) {
+      if (largest != null && (size.getMemorySize() > largest.getMemorySize()
+          || size.getVirtualCores() > largest.getVirtualCores())) {
+        tooLarge = "the session's executors need " + settings.memoryMb() + " MB and " + settings.vcores()
+            + " vcores (vivace.session.executor.memory.mb, vivace.session.executor.vcores), more than the largest "
+            + "container YARN gives: " + largest.getMemorySize() + " MB and " + largest.getVirtualCores()
+            + " vcores (yarn.scheduler.maximum-allocation-mb and -vcores, or the cluster's largest node)";
+        LOG.error("No executor can start: " + tooLarge);
+      }
+    }
   }
 
   /** Why the ResourceManager is lost to the session (it asked the session to end, or cannot be reached); null while it is not. */
@@ -83,6 +95,9 @@ final class ExecutorContainers implements YarnClients.Events {
 
   /** Asks for more executors when work waits, takes back requests not needed, gives back idle ones: called by the monitor. */
   synchronized void balance(long now) {
+    if (tooLarge != null) {
+      return; // YARN would refuse the requests, and the session with them
+    }
     int queued = dispatcher.queuedLaunches();
     int starting = 0;
     for (ContainerId container : started.keySet()) {
@@ -153,6 +168,9 @@ final class ExecutorContainers implements YarnClients.Events {
   synchronized String whyWaiting(long now) {
     int executors = dispatcher.executorCount();
     int slots = dispatcher.slots();
+    if (tooLarge != null) {
+      return "no executor can start: " + tooLarge;
+    }
     if (requested > 0) {
       Resource headroom = yarn.headroom();
       boolean roomless = headroom != null && (headroom.getMemorySize() < size.getMemorySize()

@@ -32,8 +32,11 @@ interface YarnClients {
     void resourceManagerLost(String why);
   }
 
-  /** Registers the session's master with the ResourceManager; {@code events} hears from YARN from then on. */
-  void start(Events events, String host, int rpcPort, String trackingUrl) throws Exception;
+  /**
+   * Registers the session's master with the ResourceManager; {@code events} hears from YARN from
+   * then on. Returns the largest container YARN gives an application.
+   */
+  Resource start(Events events, String host, int rpcPort, String trackingUrl) throws Exception;
 
   /** Asks the ResourceManager for one more container of {@code size}. */
   void requestContainer(Resource size);

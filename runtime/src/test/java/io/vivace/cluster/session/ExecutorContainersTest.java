@@ -167,6 +167,21 @@ class ExecutorContainersTest {
     assertNull(yarn.unregistered, "no unregistering from a ResourceManager that is gone");
   }
 
+  @Test
+  void executorsLargerThanAnyContainerAreNeverAskedForAndTheJobIsToldWhy() throws Exception {
+    yarn.largest = Resource.newInstance(256, 4);
+    ExecutorContainers pool = pool(1, 2, 2);
+    SessionMonitor monitor = new SessionMonitor(session.jobs, session.dispatcher, pool,
+        new SessionMonitor.Timeouts(3600 * SECOND, 3600 * SECOND, SECOND, 0));
+    JobRun job = session.submit(1, 0);
+    awaitQueued(1);
+    assertNull(monitor.tick(System.nanoTime() + SECOND));
+    assertEquals(0, yarn.outstanding, "YARN would refuse them, and end the session");
+    String info = job.status().getSchedulingInfo();
+    assertTrue(info.contains("no executor can start: the session's executors need 512 MB and 1 vcores")
+        && info.contains("the largest container YARN gives: 256 MB and 4 vcores"), info);
+  }
+
   private void awaitQueued(int launches) throws InterruptedException {
     long deadline = System.nanoTime() + FakeExecutor.GUARD_MILLIS * 1_000_000L;
     while (session.dispatcher.queuedLaunches() != launches && System.nanoTime() < deadline) {

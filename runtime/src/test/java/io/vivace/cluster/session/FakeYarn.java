@@ -35,9 +35,13 @@ final class FakeYarn implements YarnClients {
   String unregistered;
   private long nextContainer = 2;
 
+  /** The largest container the ResourceManager says it gives. */
+  Resource largest = Resource.newInstance(8192, 8);
+
   @Override
-  public void start(Events events, String host, int rpcPort, String trackingUrl) {
+  public Resource start(Events events, String host, int rpcPort, String trackingUrl) {
     this.events = events;
+    return largest;
   }
 
   @Override
