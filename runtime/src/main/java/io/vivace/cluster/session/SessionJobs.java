@@ -1,6 +1,6 @@
 package io.vivace.cluster.session;
 
-import io.vivace.client.JobsClientProtocol;
+import io.vivace.scheduler.JobsClientProtocol;
 import io.vivace.conf.VivaceConf;
 import io.vivace.scheduler.JobRun;
 import io.vivace.submit.Submission;
