@@ -155,9 +155,19 @@ final class ClusterFixture implements AutoCloseable {
     return yarn;
   }
 
+  /** Stops the clusters, and any container process of theirs the NodeManagers left running. */
   @Override
   public void close() throws IOException {
-    yarn.stop();
-    dfs.shutdown();
+    String mark = System.getProperty("test.build.data");
+    List<ProcessHandle> containers = ProcessHandle.current().descendants()
+        .filter(p -> p.info().commandLine().orElse("").contains(mark)).toList();
+    try {
+      yarn.stop();
+      dfs.shutdown();
+    } finally {
+      for (ProcessHandle container : containers) {
+        container.destroyForcibly();
+      }
+    }
   }
 }

@@ -265,8 +265,8 @@ class SessionReliabilityTest {
     String owner = report.getUser();
     assertFalse(fs.exists(secrets.path(owner, application)), "the session's secret is gone");
     assertFalse(fs.exists(new Path(secrets.folder(owner), application)), "the session's folder is gone");
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    while (!ContainerProcesses.allJavaWith(application).isEmpty() && System.nanoTime() < deadline) {
+    long gone = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (!ContainerProcesses.allJavaWith(application).isEmpty() && System.nanoTime() < gone) {
       Thread.sleep(200); // the executors end as the master tells them, YARN stops what is left
     }
     assertEquals(List.of(), ContainerProcesses.allJavaWith(application), "the session's processes are gone");
