@@ -44,10 +44,7 @@ class MiniClusterSessionTest {
     Path dir = DriverRun.tempDir("minicluster-session");
     Process cluster = start(dir);
     try {
-      Path conf = ready(cluster, dir);
-      runASessionJob(conf);
-      assertTrue(containerProcesses(dir).size() >= 2, "the session's master and executor run: "
-          + containerProcesses(dir));
+      aSessionRunsOn(cluster, dir);
       cluster.getOutputStream().close();
       assertTrue(cluster.waitFor(MiniCluster.SHUTDOWN_LIMIT_SECONDS + 30, TimeUnit.SECONDS), "the cluster stops");
       assertEquals(List.of(), containerProcesses(dir), "container processes once the cluster stopped");
@@ -61,23 +58,29 @@ class MiniClusterSessionTest {
     Path dir = DriverRun.tempDir("minicluster-killed");
     Process cluster = start(dir);
     try {
-      Path conf = ready(cluster, dir);
-      runASessionJob(conf);
-      List<ProcessHandle> session = containerProcesses(dir);
-      assertTrue(session.size() >= 2, "the session's master and executor run: " + session);
+      List<ProcessHandle> session = aSessionRunsOn(cluster, dir);
       cluster.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
       long limit = RM_TIMEOUT_MS / 1000 + 60 + 60; // the timeout, the way out's limit, a margin for a loaded host
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(limit);
       while (session.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
         Thread.sleep(500);
       }
-      assertEquals(List.of(), session.stream().filter(ProcessHandle::isAlive).toList(),
-          "the session's processes " + limit + " s after its cluster was killed");
+      List<ProcessHandle> left = session.stream().filter(ProcessHandle::isAlive).toList();
+      assertEquals(List.of(), left, "the session's processes " + limit + " s after its cluster was killed: "
+          + left.stream().map(MiniClusterSessionTest::describe).toList() + "\n" + logs(dir));
       String master = masterLog(dir);
       assertTrue(master.contains("The session ends: the ResourceManager cannot be reached"), master);
     } finally {
       stopAll(cluster, dir);
     }
+  }
+
+  /** Once the cluster is ready, a one-map sleep on a session of it; returns the session's processes. */
+  private static List<ProcessHandle> aSessionRunsOn(Process cluster, Path dir) throws Exception {
+    runASessionJob(ready(cluster, dir));
+    List<ProcessHandle> session = containerProcesses(dir);
+    assertTrue(session.size() >= 2, "the session's master and executor run: " + session);
+    return session;
   }
 
   /** A one-map sleep on a session of the cluster: its master and one executor start. */
@@ -99,6 +102,27 @@ class MiniClusterSessionTest {
       return p.info().command().orElse("").endsWith("/java") && line.contains(mark)
           && !line.contains(MiniCluster.class.getName());
     }).toList();
+  }
+
+  /** A container process as its command line names it: its main class and container. */
+  private static String describe(ProcessHandle process) {
+    String line = process.info().commandLine().orElse("");
+    java.util.regex.Matcher container = java.util.regex.Pattern.compile("container_[0-9_]+").matcher(line);
+    String main = line.contains("ExecutorMain") ? "executor" : line.contains("SessionMaster") ? "master" : "other";
+    return process.pid() + " " + main + " " + (container.find() ? container.group() : "");
+  }
+
+  /** Every container's syslog, last lines. */
+  private static String logs(Path dir) throws IOException {
+    StringBuilder text = new StringBuilder();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path syslog : files.filter(f -> f.getFileName().toString().equals("syslog")).toList()) {
+        List<String> lines = Files.readAllLines(syslog, StandardCharsets.UTF_8);
+        text.append("== ").append(syslog.getParent().getFileName()).append('\n')
+            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()))).append('\n');
+      }
+    }
+    return text.toString();
   }
 
   private static String masterLog(Path dir) throws IOException {

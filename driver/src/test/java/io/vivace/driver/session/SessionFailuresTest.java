@@ -34,7 +34,6 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.JobStatus;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.TaskTrackerInfo;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
@@ -131,34 +130,11 @@ class SessionFailuresTest {
     return ((FileSplit) splits.get(splits.size() - 1)).getPath();
   }
 
-  /** The session's running job (the one the test started). */
-  private static Job runningJob(Cluster session) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      for (JobStatus status : session.getAllJobStatuses()) {
-        if (!status.isJobComplete()) {
-          return session.getJob(status.getJobID());
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no job running on the session");
-  }
-
-  private static int succeededMaps(Job job) throws Exception {
-    int n = 0;
-    for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
-      if (event.isMapTask() && event.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
-        n++;
-      }
-    }
-    return n;
-  }
-
   private static void awaitSucceededMaps(Job job, int maps) throws Exception {
-    for (int i = 0; i < 1200 && succeededMaps(job) < maps; i++) {
+    for (int i = 0; i < 1200 && RunningJobs.succeededMaps(job) < maps; i++) {
       Thread.sleep(100);
     }
-    assertEquals(maps, succeededMaps(job), "maps of " + job.getJobID() + " done while one is held");
+    assertEquals(maps, RunningJobs.succeededMaps(job), "maps of " + job.getJobID() + " done while one is held");
   }
 
   @Test
@@ -230,7 +206,7 @@ class SessionFailuresTest {
          AutoCloseable closing = session::close) {
       sort = terasortMeanwhile(output);
       gate.awaitReader();
-      job = runningJob(session);
+      job = RunningJobs.runningJob(session);
       awaitSucceededMaps(job, 2);
       TaskTrackerInfo[] executors = session.getActiveTaskTrackers();
       assertEquals(1, executors.length, "the session's executors");
@@ -264,7 +240,7 @@ class SessionFailuresTest {
          AutoCloseable closing = session::close) {
       CompletableFuture<Integer> sort = terasortMeanwhile(output);
       gate.awaitReader();
-      Job job = runningJob(session);
+      Job job = RunningJobs.runningJob(session);
       job.killJob();
       gate.release();
       assertEquals(1, sort.get(5, TimeUnit.MINUTES), "terasort's exit code once killed");

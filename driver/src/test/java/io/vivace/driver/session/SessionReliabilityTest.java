@@ -33,7 +33,6 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.SleepJob;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.util.ToolRunner;
@@ -167,9 +166,9 @@ class SessionReliabilityTest {
     try (AutoCloseable closing = client::close) {
       CompletableFuture<Integer> sorting = onItsOwnThread(() -> ToolRunner.run(conf, new TeraSort(),
           withLast(sort, output)));
-      Job job = awaitRunningJob(client);
+      Job job = RunningJobs.runningJob(client);
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-      while (succeededMaps(job) < 4 && System.nanoTime() < deadline) {
+      while (RunningJobs.succeededMaps(job) < 4 && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
       String application = SessionClient.list(conf).stream().filter(s -> SessionClient.sessionName(s).equals(session))
@@ -276,27 +275,5 @@ class SessionReliabilityTest {
     String[] all = java.util.Arrays.copyOf(args, args.length + 1);
     all[args.length] = last.toString();
     return all;
-  }
-
-  private static Job awaitRunningJob(Cluster client) throws Exception {
-    for (int i = 0; i < 1800; i++) {
-      for (JobStatus status : client.getAllJobStatuses()) {
-        if (!status.isJobComplete()) {
-          return client.getJob(status.getJobID());
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no job running on the session");
-  }
-
-  private static int succeededMaps(Job job) throws Exception {
-    int n = 0;
-    for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
-      if (event.isMapTask() && event.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
-        n++;
-      }
-    }
-    return n;
   }
 }

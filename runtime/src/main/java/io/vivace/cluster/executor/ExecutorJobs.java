@@ -1,5 +1,6 @@
 package io.vivace.cluster.executor;
 
+import io.vivace.cluster.ReadBackJobs;
 import io.vivace.cluster.rpc.AttemptAssignment;
 import io.vivace.exec.LocalJob;
 import io.vivace.segment.SegmentCodec;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.JobID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,15 +114,7 @@ final class ExecutorJobs {
     if (job == null) {
       return;
     }
-    Submission submission = job.local().submission();
     job.local().shuffle().releaseAll();
-    submission.localDirs().delete();
-    try {
-      FileSystem.closeAllForUGI(submission.ugi());
-      submission.sandbox().close();
-      submission.resources().close();
-    } catch (IOException e) {
-      LOG.debug("closing job resources", e);
-    }
+    ReadBackJobs.release(job.local().submission());
   }
 }

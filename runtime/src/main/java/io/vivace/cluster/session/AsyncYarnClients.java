@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@link YarnClients} over YARN's own asynchronous clients: {@link AMRMClientAsync} (heartbeats to
  * the ResourceManager every {@value #HEARTBEAT_MILLIS} ms) and {@link NMClientAsync}. The
  * ResourceManager is taken for lost once its client has tried to reach it for {@code rmTimeoutMs}
- * (YARN's own retries, {@code yarn.resourcemanager.connect.max-wait.ms}, bounded by it).
+ * (YARN's own retries, {@code yarn.resourcemanager.connect.max-wait.ms}, set to it, with no retries
+ * of Hadoop's RPC client under them).
  */
 final class AsyncYarnClients implements YarnClients {
 
@@ -38,6 +40,9 @@ final class AsyncYarnClients implements YarnClients {
 
   AsyncYarnClients(Configuration conf, long rmTimeoutMs) {
     YarnConfiguration yarnConf = new YarnConfiguration(conf);
+    // YARN's time-bounded retries decide; Hadoop's RPC client would retry each call ten times more
+    yarnConf.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
+    yarnConf.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY, 0);
     yarnConf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_MAX_WAIT_MS, rmTimeoutMs);
     yarnConf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS,
         Math.max(100, Math.min(rmTimeoutMs / 10, yarnConf.getLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS,
@@ -46,6 +51,10 @@ final class AsyncYarnClients implements YarnClients {
     this.resourceManager.init(yarnConf);
     this.nodeManagers = NMClientAsync.createNMClientAsync(new NodeManagerEvents());
     this.nodeManagers.init(yarnConf);
+    // at the session's end its executors stop by themselves, and YARN stops what is left of an
+    // application once it ends; stopping each container from here would wait minutes for
+    // NodeManagers that are gone
+    this.nodeManagers.getClient().cleanupRunningContainersOnStop(false);
   }
 
   @Override

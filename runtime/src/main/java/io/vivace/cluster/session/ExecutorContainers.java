@@ -148,13 +148,13 @@ final class ExecutorContainers implements YarnClients.Events {
         LOG.info("Releasing idle " + executor.name());
         dispatcher.executorLost(executor.id, "released: idle for " + settings.idleNanos() / 1_000_000_000L + " s");
         idleSince.remove(executor.id);
-        stop(ContainerId.fromString(executor.info.containerId()));
+        stopContainer(ContainerId.fromString(executor.info.containerId()));
       }
     }
   }
 
   /** Stops an executor's container (lost to the session while it may still run) and gives it back. */
-  synchronized void stop(ContainerId container) {
+  synchronized void stopContainer(ContainerId container) {
     Container c = started.remove(container);
     if (c != null) {
       yarn.stopAndRelease(c);
@@ -190,6 +190,7 @@ final class ExecutorContainers implements YarnClients.Events {
         + (executors >= settings.max() ? " (vivace.session.executors.max=" + settings.max() + ")" : "");
   }
 
+  /** The session ends: unregisters from YARN (unless its ResourceManager is lost), stops YARN's clients. */
   void stop(FinalApplicationStatus status, String message) {
     yarn.finish(status, message, lost == null);
   }

@@ -1,6 +1,7 @@
 package io.vivace.cluster.session;
 
 import io.vivace.scheduler.JobsClientProtocol;
+import io.vivace.cluster.ReadBackJobs;
 import io.vivace.conf.VivaceConf;
 import io.vivace.scheduler.JobRun;
 import io.vivace.submit.Submission;
@@ -86,7 +87,7 @@ final class SessionJobs extends JobsClientProtocol {
       job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
     } catch (RuntimeException e) {
       LOG.warn("Job " + jobId + " refused: " + e.getMessage());
-      discard(submission);
+      ReadBackJobs.release(submission);
       throw e;
     }
     holder[0] = job;
@@ -101,18 +102,6 @@ final class SessionJobs extends JobsClientProtocol {
     LOG.info("Job " + jobId + " submitted by " + UserGroupInformation.getCurrentUser().getShortUserName());
     job.start();
     return job.status();
-  }
-
-  /** Gives back what reading a refused job back took: its local folders, file systems, class loaders. */
-  private static void discard(Submission submission) {
-    submission.localDirs().delete();
-    try {
-      FileSystem.closeAllForUGI(submission.ugi());
-      submission.sandbox().close();
-      submission.resources().close();
-    } catch (IOException e) {
-      LOG.debug("closing a refused job's resources", e);
-    }
   }
 
   /**
@@ -166,11 +155,16 @@ final class SessionJobs extends JobsClientProtocol {
     return now - lastActivityNanos > idleNanos;
   }
 
-  /** Kills every running job (the session is ending). */
-  void killAll(String reason) {
+  /** Kills every running job (the session is ending); returns how many were running. */
+  int killAll(String reason) {
+    int running = 0;
     for (JobRun job : jobs()) {
-      job.terminate(reason);
+      if (!job.isComplete()) {
+        running++;
+        job.terminate(reason);
+      }
     }
+    return running;
   }
 
   @Override

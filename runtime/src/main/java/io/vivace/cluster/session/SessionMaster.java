@@ -102,13 +102,15 @@ public final class SessionMaster {
     }
     LOG.info("The session ends: " + why);
     haltAfter(SHUTDOWN_LIMIT_MILLIS, "the session did not end within " + SHUTDOWN_LIMIT_MILLIS / 1000 + " s");
-    jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
+    int killed = jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
     long deadline = System.nanoTime() + SHUTDOWN_WAIT_MILLIS * 1_000_000L;
     while (!jobs.idleFor(System.nanoTime(), 0) && System.nanoTime() < deadline) {
       monitor.tick(System.nanoTime()); // gives up on attempts that do not stop
       Thread.sleep(MONITOR_INTERVAL_MILLIS);
     }
-    Thread.sleep(CLIENT_LINGER_MILLIS); // clients polling their jobs see them end, and why
+    if (killed > 0) {
+      Thread.sleep(CLIENT_LINGER_MILLIS); // clients polling their jobs see them end, and why
+    }
     dispatcher.shutDown();
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
     containers.stop(FinalApplicationStatus.SUCCEEDED, "session ended: " + why);

@@ -56,7 +56,7 @@ final class SessionMonitor implements SessionControlProtocol {
       String container = dispatcher.containerOf(executor);
       dispatcher.executorLost(executor, "it asked for no work for " + timeouts.silence() / 1_000_000_000L + " s");
       if (container != null) {
-        containers.stop(ContainerId.fromString(container)); // in case it still runs
+        containers.stopContainer(ContainerId.fromString(container)); // in case it still runs
       }
     }
     containers.balance(now);
