@@ -501,8 +501,8 @@ public final class JobRun {
 
   /** Stops the job: drops queued work, stops running attempts; the abort follows once all stopped. */
   private void terminate(JobStatus.State finalState, String info) {
-    if (terminating || committing) {
-      return; // a committing job ends as its commit says
+    if (terminating || (committing && finalState == JobStatus.State.KILLED)) {
+      return; // a kill while the job commits: it ends as its commit says
     }
     terminating = true;
     terminalState = finalState;

@@ -19,7 +19,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataInputBuffer;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.OutputCommitter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.security.Credentials;
@@ -39,7 +44,12 @@ class JobRunTest {
   private int nextJob = 1;
 
   private Submission staged(int maps, int reduces) throws Exception {
-    StagedJob job = StagedJob.stage(dir, "1", nextJob++, Collections.nCopies(maps, new String[0]), reduces);
+    return staged(maps, reduces, conf -> { });
+  }
+
+  private Submission staged(int maps, int reduces, java.util.function.Consumer<org.apache.hadoop.mapred.JobConf> more)
+      throws Exception {
+    StagedJob job = StagedJob.stage(dir, "1", nextJob++, Collections.nCopies(maps, new String[0]), reduces, more);
     Configuration conf = new Configuration();
     conf.set(MRConfig.LOCAL_DIR, dir.resolve("local").toString());
     Submission submission = SubmissionLoader.load(job.id(), job.submitDir().toString(), new Credentials(), conf);
@@ -91,6 +101,33 @@ class JobRunTest {
     assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
     assertEquals(1, finished.get(), "the job ends once");
     assertEquals(1, executor.closed);
+  }
+
+  /** A text output format whose job commit fails. */
+  public static class FailingCommitOutputFormat extends TextOutputFormat<Object, Object> {
+    @Override
+    public synchronized OutputCommitter getOutputCommitter(TaskAttemptContext context) throws IOException {
+      return new FileOutputCommitter(getOutputPath(context), context) {
+        @Override
+        public void commitJob(JobContext job) throws IOException {
+          throw new IOException("the test's commit fails");
+        }
+      };
+    }
+  }
+
+  @Test
+  void aJobWhoseCommitFailsEndsFailedEvenWhenKilledMeanwhile() throws Exception {
+    JobRun job = new JobRun(staged(1, 0, conf -> conf.set("mapreduce.job.outputformat.class",
+        FailingCommitOutputFormat.class.getName())), executor, finished::incrementAndGet);
+    job.start();
+    executor.runSteps();
+    assertTrue(job.attemptSucceeded(executor.start(true, new ScriptedExecutor.Handle()), none(), () -> { }));
+    job.terminate("killed by the test while it commits");
+    executor.runSteps(); // the commit, which fails, then the abort
+    assertEquals(JobStatus.State.FAILED, job.status().getState());
+    assertTrue(job.status().getFailureInfo().contains("the test's commit fails"), job.status().getFailureInfo());
+    assertEquals(1, finished.get());
   }
 
   @Test

@@ -46,6 +46,13 @@ public final class StagedJob {
    */
   public static StagedJob stage(java.nio.file.Path root, String cluster, int number, List<String[]> mapHosts,
                                 int reduces) throws IOException, InterruptedException {
+    return stage(root, cluster, number, mapHosts, reduces, conf -> { });
+  }
+
+  /** As {@link #stage(java.nio.file.Path, String, int, List, int)}, with {@code more} of the job's own settings. */
+  public static StagedJob stage(java.nio.file.Path root, String cluster, int number, List<String[]> mapHosts,
+                                int reduces, java.util.function.Consumer<JobConf> more)
+      throws IOException, InterruptedException {
     JobID id = new JobID(cluster, number);
     java.nio.file.Path dir = root.resolve("staging").resolve(id.toString());
     Files.createDirectories(dir);
@@ -73,6 +80,7 @@ public final class StagedJob {
       }
     }
     conf.set(MRJobConfig.CACHE_ARCHIVES, JobFixtures.hadoopPath(archive) + "#lookup");
+    more.accept(conf);
 
     java.nio.file.Path input = JobFixtures.writeInputText(root.resolve("input").resolve(id + ".txt"),
         "a line of input\n".repeat(64));
