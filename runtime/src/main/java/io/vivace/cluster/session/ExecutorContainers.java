@@ -84,13 +84,9 @@ final class ExecutorContainers implements YarnClients.Events {
     return lost;
   }
 
-  /** Containers started, and asked for: for tests and the session's page. */
+  /** Containers given and launched (their executors joined or starting). */
   synchronized int startedContainers() {
     return started.size();
-  }
-
-  synchronized int requestedContainers() {
-    return requested;
   }
 
   /** Asks for more executors when work waits, takes back requests not needed, gives back idle ones: called by the monitor. */
