@@ -35,7 +35,8 @@ import sun.misc.Signal;
  * and waits. It stops, cleanly, when stdin reaches end of file (the parent closed it or died) or on
  * SIGTERM; shutting down takes ~20 s, and a watchdog halts the JVM after
  * {@value #SHUTDOWN_LIMIT_SECONDS} s since the clusters' non-daemon threads would otherwise keep a
- * stuck JVM alive. Exit status: 0 after stdin closed (143 after SIGTERM, as for any JVM), 1 when
+ * stuck JVM alive. Whatever way it stops, no container process outlives it: what the NodeManagers
+ * did not stop (a Vivace session's master and executors, any application's), it ends itself. Exit status: 0 after stdin closed (143 after SIGTERM, as for any JVM), 1 when
  * the clusters did not start (no READY line), 2 on a bad command line.
  *
  * <p>Containers (ApplicationMaster, tasks) are JVMs of their own. With {@code yarn.is.minicluster}
@@ -46,6 +47,7 @@ import sun.misc.Signal;
 public final class MiniCluster {
 
   static final int SHUTDOWN_LIMIT_SECONDS = 60;
+  private static final long LEFTOVER_GRACE_NANOS = 5_000_000_000L;
   private static final String NAME = "vivace-minicluster";
 
   private final MiniClusterOptions options;
@@ -223,17 +225,39 @@ public final class MiniCluster {
     return opens;
   }
 
+  /** Ends the processes of {@code started} still alive: SIGTERM, then SIGKILL after a few seconds. */
+  static int endLeftovers(List<ProcessHandle> started) {
+    List<ProcessHandle> alive = started.stream().filter(ProcessHandle::isAlive).toList();
+    if (alive.isEmpty()) {
+      return 0;
+    }
+    System.err.println("minicluster: ending " + alive.size() + " container processes YARN left running");
+    alive.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + LEFTOVER_GRACE_NANOS;
+    for (ProcessHandle process : alive) {
+      try {
+        process.onExit().get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+      } catch (Exception e) {
+        process.destroyForcibly();
+      }
+    }
+    return alive.size();
+  }
+
   /** Stops what started, once; halts the JVM if that hangs. */
   private synchronized void stop() {
     if (stopped) {
       return;
     }
     stopped = true;
+    // the NodeManagers' containers are this JVM's descendants until the NodeManagers stop
+    List<ProcessHandle> containers = ProcessHandle.current().descendants().toList();
     Thread watchdog = new Thread(() -> {
       try {
         Thread.sleep(SHUTDOWN_LIMIT_SECONDS * 1000L);
         System.err.println("minicluster: shutdown took over " + SHUTDOWN_LIMIT_SECONDS
             + " s, halting");
+        containers.forEach(ProcessHandle::destroyForcibly);
         Runtime.getRuntime().halt(3);
       } catch (InterruptedException e) {
         // stopped in time
@@ -257,6 +281,7 @@ public final class MiniCluster {
         System.err.println("minicluster: stopping HDFS: " + e);
       }
     }
+    endLeftovers(containers);
     System.err.println("minicluster: stopped");
   }
 }

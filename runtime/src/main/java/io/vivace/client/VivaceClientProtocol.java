@@ -3,6 +3,7 @@ package io.vivace.client;
 import io.vivace.engine.Engine;
 import io.vivace.history.JobHistoryWriter;
 import io.vivace.scheduler.JobRun;
+import io.vivace.scheduler.JobsClientProtocol;
 import io.vivace.submit.Submission;
 import io.vivace.submit.SubmissionLoader;
 import java.io.IOException;

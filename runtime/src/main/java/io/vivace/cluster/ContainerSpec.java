@@ -28,6 +28,8 @@ public final class ContainerSpec {
   public static final String ENV = "VIVACE_CONTAINER_SPEC";
   /** The session's configuration file, localised into every container's working directory. */
   public static final String CONF_FILE = "vivace-session.xml";
+  /** The containers' log4j configuration, in the runtime's jar: {@code syslog} at {@code vivace.log.level}. */
+  public static final String LOG_CONFIGURATION = "vivace-container-log4j.properties";
 
   private final Map<String, LocalResource> resources;
   private final String classPath;
@@ -54,11 +56,10 @@ public final class ContainerSpec {
     command.add("-Xmx" + heapMb + "m");
     command.addAll(jvmOptions);
     String logDir = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
-    command.add("-Dlog4j.configuration=container-log4j.properties");
+    // the container's own temporary folder (YARN makes it), not the node's /tmp that all share
+    command.add("-Djava.io.tmpdir=" + ApplicationConstants.Environment.PWD.$$() + "/tmp");
+    command.add("-Dlog4j.configuration=" + LOG_CONFIGURATION);
     command.add("-Dyarn.app.container.log.dir=" + logDir);
-    command.add("-Dyarn.app.container.log.filesize=0");
-    command.add("-Dhadoop.root.logger=INFO,CLA");
-    command.add("-Dhadoop.root.logfile=syslog");
     command.add(mainClass);
     command.addAll(args);
     command.add("1>" + logDir + "/stdout");

@@ -1,6 +1,7 @@
 package io.vivace.exec;
 
 import io.vivace.sandbox.TaskScope;
+import io.vivace.scheduler.FairOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The warm worker threads shared by every job of the engine. Launching a task is a hand-off of a
  * {@link Runnable} to an already running daemon thread. When a slot frees, the next task comes from
- * the job that has the fewest tasks running (ties in round-robin order), so concurrent jobs share
- * the slots fairly. Each worker asks the kernel for the smallest timer slack ({@link TimerSlack}).
+ * the job that has the fewest tasks running (ties in round-robin order: {@link FairOrder}, the rule
+ * a session's executors are shared by too), so concurrent jobs share the slots fairly. Each worker asks the kernel for the smallest timer slack ({@link TimerSlack}).
  *
  * <p>A worker whose task will not stop (it ignores interrupts, or never returns to the framework) is
  * {@linkplain #abandon abandoned}: a new worker takes its slot at once, and the old thread ends when
@@ -53,7 +54,7 @@ public final class WorkerPool {
   private final List<JobQueue> queues = new ArrayList<>();
   private final List<Worker> workers = new ArrayList<>();
   private final int slots;
-  private int cursor;
+  private final FairOrder<JobQueue> order = new FairOrder<>(q -> q.running);
   private int idle;
   private int lent;
   private int started;
@@ -279,23 +280,9 @@ public final class WorkerPool {
     }
   }
 
-  /** The non-empty queue with the fewest running tasks, starting after the last one served. */
+  /** The queue whose work runs next, by the jobs' {@link FairOrder}; null when none has work. */
   private JobQueue pickQueue() {
-    JobQueue best = null;
-    int n = queues.size();
-    int bestIndex = -1;
-    for (int k = 0; k < n; k++) {
-      int i = (cursor + k) % n;
-      JobQueue q = queues.get(i);
-      if (!q.pending.isEmpty() && (best == null || q.running < best.running)) {
-        best = q;
-        bestIndex = i;
-      }
-    }
-    if (best != null) {
-      cursor = bestIndex + 1;
-    }
-    return best;
+    return order.pick(queues, q -> q.pending.isEmpty() ? null : q);
   }
 
   /** A queue with work waiting that runs fewer tasks than its fair share, the fewest first; or null. */

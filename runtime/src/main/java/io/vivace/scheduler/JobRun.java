@@ -71,6 +71,8 @@ public final class JobRun {
   private JobStatus.State state = JobStatus.State.PREP;
   private boolean setupDone;
   private boolean terminating;
+  /** Set once the job's commit is queued: it ends as its commit says, and attempts still running are not needed. */
+  private boolean committing;
   private JobStatus.State terminalState;
   private String failureInfo = "";
   /** Work given to the executor that has not ended: launches not yet ended, steps not yet run. */
@@ -86,6 +88,8 @@ public final class JobRun {
   private long startTime;
   private long finishTime;
   private final File historyFile;
+  /** What the job's queued work waits for, when its executor says it waits long; empty otherwise. */
+  private volatile String waitingFor = "";
   /** Where a client can follow the job; its history file unless {@link #trackAt} said otherwise. */
   private volatile String trackingUrl;
   /** Why the job's map output codec cannot be used; the job fails before it starts. */
@@ -99,6 +103,10 @@ public final class JobRun {
     this.onFinish = onFinish;
     int mapCount = submission.splits().count();
     int reduceCount = conf.getNumReduceTasks();
+    if (reduceCount < 0) {
+      throw new IllegalArgumentException("Job " + id + " has " + MRJobConfig.NUM_REDUCES + "=" + reduceCount
+          + ": a job has 0 reduces (map only) or more");
+    }
     SegmentCodec mapOutputCodec = SegmentCodec.NONE;
     if (reduceCount > 0) { // a map-only job has no map output to compress (Hadoop ignores the codec)
       try {
@@ -132,6 +140,14 @@ public final class JobRun {
 
   public Submission submission() {
     return submission;
+  }
+
+  /**
+   * What the job's queued work has waited for, for long (no executor, no free slot, and why), as its
+   * executor sees it; empty once it runs again. Clients see it as the job status's scheduling info.
+   */
+  public void waitingFor(String why) {
+    this.waitingFor = why == null ? "" : why;
   }
 
   /** Makes {@code url} the job's tracking URL (a session's web page of the job). */
@@ -233,7 +249,7 @@ public final class JobRun {
     reducesLaunched = true;
     mapsDone = true;
     if (reduces.length == 0) {
-      runStep(this::commit);
+      startCommit();
     }
     for (TaskInProgress tip : reduces) {
       launch(tip, false);
@@ -272,6 +288,9 @@ public final class JobRun {
   public boolean attemptRunning(Attempt attempt, AttemptHandle handle, String slot, JobCounter locality) {
     TaskInProgress tip = attempt.task();
     synchronized (this) {
+      if (attempt.ended) {
+        return false; // lost with its executor before it ran; its end was recorded and its task runs again
+      }
       if (terminating) {
         attempt.ended = true;
         inFlight--;
@@ -309,7 +328,7 @@ public final class JobRun {
     if (!end(attempt)) {
       return false;
     }
-    if (terminating) {
+    if (terminating || committing) {
       recordAttemptEnd(attempt, attemptCounters, "KILLED", now, null);
       countKilled(isMap);
       maybeCleanup();
@@ -331,7 +350,7 @@ public final class JobRun {
         mapsComplete();
       }
     } else if (++completedReduces == reduces.length) {
-      runStep(this::commit);
+      startCommit();
     }
     return true;
   }
@@ -347,17 +366,18 @@ public final class JobRun {
     if (attempt.timeoutMessage != null) {
       cause = new java.util.concurrent.TimeoutException(attempt.timeoutMessage);
     }
-    boolean killed = (terminating || tip.killRequested) && attempt.timeoutMessage == null;
+    boolean killed = (terminating || committing || tip.killRequested) && attempt.timeoutMessage == null;
     tip.killRequested = false;
     String diagnostic = StringUtils.stringifyException(cause);
     tip.diagnostics.add(diagnostic);
+    tip.attemptDiagnostics.put(attempt.id().getId(), diagnostic);
     events.add(new TaskCompletionEvent(events.size(), attempt.id(), tip.index, isMap,
         killed ? TaskCompletionEvent.Status.KILLED : TaskCompletionEvent.Status.FAILED, ""));
     recordAttemptEnd(attempt, attemptCounters, killed ? "KILLED" : "FAILED", now, diagnostic);
     if (killed) {
       countKilled(isMap);
     }
-    if (terminating) {
+    if (terminating || committing) {
       maybeCleanup();
       return;
     }
@@ -368,6 +388,10 @@ public final class JobRun {
           + (isMap ? maxMapAttempts : maxReduceAttempts) + " attempts): " + cause);
     }
     if (tip.failures < (isMap ? maxMapAttempts : maxReduceAttempts)) {
+      if (killed) {
+        LOG.info("Task attempt " + attempt.idText() + " was killed (" + firstLine(cause) + "); " + tip.id
+            + " runs again");
+      }
       tip.status = TIPStatus.PENDING;
       launch(tip, true);
       return;
@@ -395,7 +419,7 @@ public final class JobRun {
    * fetch them): the maps run again, and reduces wait for them ({@link #mapsDone}).
    */
   public synchronized void mapOutputsLost(int[] mapIndexes) {
-    if (terminating || completedReduces == reduces.length) {
+    if (terminating || committing || completedReduces == reduces.length) {
       return; // no reduce needs them any more
     }
     for (int m : mapIndexes) {
@@ -451,6 +475,20 @@ public final class JobRun {
         end, attemptCounters, error);
   }
 
+  /**
+   * Every task is done: the commit is queued. Work still queued or running (maps run again for an
+   * output lost after every reduce had it) is no longer needed: dropped, stopped, and its ends
+   * recorded as killed.
+   */
+  private void startCommit() {
+    committing = true;
+    inFlight -= executor.dropQueued();
+    for (TaskInProgress tip : runningTips) {
+      stop(tip.running);
+    }
+    runStep(this::commit);
+  }
+
   private void commit() {
     boolean ok = jobStep("commit", () -> {
       committer.commitJob(jobContext);
@@ -463,8 +501,8 @@ public final class JobRun {
 
   /** Stops the job: drops queued work, stops running attempts; the abort follows once all stopped. */
   private void terminate(JobStatus.State finalState, String info) {
-    if (terminating) {
-      return;
+    if (terminating || (committing && finalState == JobStatus.State.KILLED)) {
+      return; // a kill while the job commits: it ends as its commit says
     }
     terminating = true;
     terminalState = finalState;
@@ -629,6 +667,7 @@ public final class JobRun {
         trackingUrl != null ? trackingUrl : historyFile.toURI().toString());
     status.times(submitTime, startTime, finishTime);
     status.failure(isComplete() && state != JobStatus.State.SUCCEEDED ? failureInfo : "");
+    status.waiting(isComplete() ? "" : waitingFor);
     return status;
   }
 
@@ -682,7 +721,8 @@ public final class JobRun {
     if (index < 0 || index >= tips.length) {
       return new String[0];
     }
-    return tips[index].diagnostics.toArray(new String[0]);
+    String diagnostic = tips[index].attemptDiagnostics.get(attemptId.getId());
+    return diagnostic == null ? new String[0] : new String[] {diagnostic};
   }
 
   public synchronized int runningTasks(TaskType type) {

@@ -23,7 +23,10 @@ public final class TaskInProgress {
   long finishTime;
   /** The successful attempt's counters; converted for a TaskReport only when one is asked for. */
   AttemptCounters counters;
+  /** Every ended attempt's diagnostics, in order: the task report's. */
   final List<String> diagnostics = new ArrayList<>();
+  /** Each attempt's own, by attempt number: what a client asks for one attempt. */
+  final java.util.Map<Integer, String> attemptDiagnostics = new java.util.HashMap<>();
 
   TaskInProgress(org.apache.hadoop.mapred.TaskID id, int index) {
     this.id = id;

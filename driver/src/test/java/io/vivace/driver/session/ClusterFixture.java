@@ -116,6 +116,13 @@ final class ClusterFixture implements AutoCloseable {
     return opens;
   }
 
+  /** A client configuration for jobs on the Vivace session named {@code name} on this cluster. */
+  Configuration sessionConf(String name) {
+    Configuration conf = sessionConf();
+    conf.set("vivace.session.name", name);
+    return conf;
+  }
+
   /** A client configuration for jobs on a Vivace session on this cluster. */
   Configuration sessionConf() {
     Configuration conf = new Configuration(client);
@@ -148,9 +155,19 @@ final class ClusterFixture implements AutoCloseable {
     return yarn;
   }
 
+  /** Stops the clusters, and any container process of theirs the NodeManagers left running. */
   @Override
   public void close() throws IOException {
-    yarn.stop();
-    dfs.shutdown();
+    String mark = System.getProperty("test.build.data");
+    List<ProcessHandle> containers = ProcessHandle.current().descendants()
+        .filter(p -> p.info().commandLine().orElse("").contains(mark)).toList();
+    try {
+      yarn.stop();
+      dfs.shutdown();
+    } finally {
+      for (ProcessHandle container : containers) {
+        container.destroyForcibly();
+      }
+    }
   }
 }

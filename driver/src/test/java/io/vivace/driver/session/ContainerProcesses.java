@@ -17,13 +17,18 @@ final class ContainerProcesses {
 
   /** The one Java process whose command line holds every one of {@code marks}. */
   static ProcessHandle javaWith(String... marks) {
-    List<ProcessHandle> found = ProcessHandle.allProcesses().filter(p -> {
+    List<ProcessHandle> found = allJavaWith(marks);
+    assertEquals(1, found.size(), "Java processes running " + Arrays.toString(marks) + ": " + found);
+    return found.get(0);
+  }
+
+  /** The Java processes whose command lines hold every one of {@code marks}. */
+  static List<ProcessHandle> allJavaWith(String... marks) {
+    return ProcessHandle.allProcesses().filter(p -> {
       String command = p.info().command().orElse("");
       String line = p.info().commandLine().orElse("");
       return command.endsWith("/java") && Arrays.stream(marks).allMatch(line::contains);
     }).toList();
-    assertEquals(1, found.size(), "Java processes running " + Arrays.toString(marks) + ": " + found);
-    return found.get(0);
   }
 
   /** SIGKILL, and waits until the process is gone. */

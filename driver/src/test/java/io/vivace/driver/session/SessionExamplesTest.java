@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vivace.cluster.client.SessionClient;
 import io.vivace.driver.JobRecorder;
 import io.vivace.driver.RecordedJob;
 import java.io.File;
@@ -77,6 +78,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -88,8 +90,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("minicluster")
 @Tag("slow")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@ExtendWith(SharedCluster.class)
 class SessionExamplesTest {
 
+  private static final String SESSION_NAME = "examples";
   @TempDir
   static File dir;
   private static ClusterFixture cluster;
@@ -101,7 +105,7 @@ class SessionExamplesTest {
 
     Configuration conf() {
       return switch (this) {
-        case SESSION -> cluster.sessionConf();
+        case SESSION -> cluster.sessionConf(SESSION_NAME);
         case EMBEDDED -> cluster.embeddedConf();
         case YARN -> cluster.yarnConf();
       };
@@ -113,16 +117,14 @@ class SessionExamplesTest {
   }
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = ClusterFixture.start(dir, 3);
-    fs = FileSystem.get(cluster.sessionConf());
+  static void useTheCluster() throws IOException {
+    cluster = SharedCluster.cluster();
+    fs = FileSystem.get(cluster.sessionConf(SESSION_NAME));
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stopTheSession() throws IOException {
+    SessionClient.stop(cluster.sessionConf(SESSION_NAME), SESSION_NAME);
   }
 
   /** Runs {@code tool} with {@code args} (generic options first) on {@code engine}: its one job. */
@@ -308,9 +310,9 @@ class SessionExamplesTest {
         return JobCounter.DATA_LOCAL_MAPS;
       }
     }
-    String rack = RackResolver.resolve(cluster.sessionConf(), host).getNetworkLocation();
+    String rack = RackResolver.resolve(cluster.sessionConf(SESSION_NAME), host).getNetworkLocation();
     for (String input : inputHosts) {
-      if (RackResolver.resolve(cluster.sessionConf(), input).getNetworkLocation().equals(rack)) {
+      if (RackResolver.resolve(cluster.sessionConf(SESSION_NAME), input).getNetworkLocation().equals(rack)) {
         return JobCounter.RACK_LOCAL_MAPS;
       }
     }
@@ -336,7 +338,7 @@ class SessionExamplesTest {
     Path input = new Path("/in/sort");
     Random random = new Random(7);
     for (int f = 0; f < 3; f++) {
-      try (SequenceFile.Writer writer = SequenceFile.createWriter(cluster.sessionConf(),
+      try (SequenceFile.Writer writer = SequenceFile.createWriter(cluster.sessionConf(SESSION_NAME),
           SequenceFile.Writer.file(new Path(input, "part-" + f)), SequenceFile.Writer.keyClass(BytesWritable.class),
           SequenceFile.Writer.valueClass(BytesWritable.class))) {
         for (int r = 0; r < 2000; r++) {

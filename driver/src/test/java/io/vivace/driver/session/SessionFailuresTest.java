@@ -11,7 +11,6 @@ import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionAccessException;
 import io.vivace.cluster.security.SessionSecret;
 import io.vivace.cluster.security.SessionSecretStore;
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +34,6 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.JobStatus;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.TaskTrackerInfo;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
@@ -49,7 +47,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A Vivace session on YARN + HDFS (Apache's mini-clusters) when things go wrong: clients at once, a
@@ -66,6 +64,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow")
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(SharedCluster.class)
 class SessionFailuresTest {
 
   private static final long ROWS = 30_000;
@@ -73,8 +72,7 @@ class SessionFailuresTest {
   private static final Path REFERENCE = new Path("/failures/sorted");
   private static final Pattern CONTAINER = Pattern.compile("container_[0-9e_]+");
 
-  @TempDir
-  static File dir;
+  private static final String SESSION = "failures";
   private static ClusterFixture cluster;
   private static FileSystem fs;
   /** An input file whose read the terasort's client does not make (it samples only the first split). */
@@ -82,7 +80,7 @@ class SessionFailuresTest {
 
   @BeforeAll
   static void startClusterAndSortOnce() throws Exception {
-    cluster = ClusterFixture.start(dir, 3);
+    cluster = SharedCluster.cluster();
     fs = FileSystem.get(conf());
     assertEquals(0, ToolRunner.run(conf(), new TeraGen(), new String[] {"-D", "mapreduce.job.maps=3",
         Long.toString(ROWS), INPUT.toString()}), "teragen");
@@ -92,15 +90,13 @@ class SessionFailuresTest {
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stopTheSession() throws IOException {
+    SessionClient.stop(conf(), SESSION); // its master is killed by the last test, unless that one failed
   }
 
   /** A client configuration of the class's session: one executor, two slots. */
   private static Configuration conf() {
-    Configuration conf = cluster.sessionConf();
+    Configuration conf = cluster.sessionConf(SESSION);
     conf.setInt("vivace.session.executors.min", 1);
     conf.setInt("vivace.session.executors.max", 1);
     conf.setInt("vivace.session.executor.slots", 2);
@@ -134,34 +130,11 @@ class SessionFailuresTest {
     return ((FileSplit) splits.get(splits.size() - 1)).getPath();
   }
 
-  /** The session's running job (the one the test started). */
-  private static Job runningJob(Cluster session) throws Exception {
-    for (int i = 0; i < 600; i++) {
-      for (JobStatus status : session.getAllJobStatuses()) {
-        if (!status.isJobComplete()) {
-          return session.getJob(status.getJobID());
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no job running on the session");
-  }
-
-  private static int succeededMaps(Job job) throws Exception {
-    int n = 0;
-    for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
-      if (event.isMapTask() && event.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
-        n++;
-      }
-    }
-    return n;
-  }
-
   private static void awaitSucceededMaps(Job job, int maps) throws Exception {
-    for (int i = 0; i < 1200 && succeededMaps(job) < maps; i++) {
+    for (int i = 0; i < 1200 && RunningJobs.succeededMaps(job) < maps; i++) {
       Thread.sleep(100);
     }
-    assertEquals(maps, succeededMaps(job), "maps of " + job.getJobID() + " done while one is held");
+    assertEquals(maps, RunningJobs.succeededMaps(job), "maps of " + job.getJobID() + " done while one is held");
   }
 
   @Test
@@ -233,7 +206,7 @@ class SessionFailuresTest {
          AutoCloseable closing = session::close) {
       sort = terasortMeanwhile(output);
       gate.awaitReader();
-      job = runningJob(session);
+      job = RunningJobs.runningJob(session);
       awaitSucceededMaps(job, 2);
       TaskTrackerInfo[] executors = session.getActiveTaskTrackers();
       assertEquals(1, executors.length, "the session's executors");
@@ -267,7 +240,7 @@ class SessionFailuresTest {
          AutoCloseable closing = session::close) {
       CompletableFuture<Integer> sort = terasortMeanwhile(output);
       gate.awaitReader();
-      Job job = runningJob(session);
+      Job job = RunningJobs.runningJob(session);
       job.killJob();
       gate.release();
       assertEquals(1, sort.get(5, TimeUnit.MINUTES), "terasort's exit code once killed");
@@ -310,7 +283,8 @@ class SessionFailuresTest {
   }
 
   private static ApplicationReport theSession() throws IOException {
-    List<ApplicationReport> sessions = SessionClient.list(conf());
+    List<ApplicationReport> sessions = SessionClient.list(conf()).stream()
+        .filter(s -> SessionClient.sessionName(s).equals(SESSION)).toList();
     assertEquals(1, sessions.size(), "the user's sessions");
     return sessions.get(0);
   }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.client.SessionClient;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -29,27 +28,29 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Jobs on a Vivace session on YARN + HDFS (Apache's mini-clusters, three nodes). */
 @Tag("minicluster")
 @Timeout(900)
+@ExtendWith(SharedCluster.class)
 class SessionJobsTest {
 
-  @TempDir
-  static File dir;
+  private static final String SESSION = "jobs";
   private static ClusterFixture cluster;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = ClusterFixture.start(dir, 3);
+  static void useTheCluster() {
+    cluster = SharedCluster.cluster();
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void stopTheSession() throws IOException {
+    SessionClient.stop(sessionConf(), SESSION);
+  }
+
+  private static Configuration sessionConf() {
+    return cluster.sessionConf(SESSION);
   }
 
   public static class UpperMapper extends Mapper<LongWritable, Text, LongWritable, Text> {
@@ -75,12 +76,18 @@ class SessionJobsTest {
    */
   @Test
   void twoClientsFindingNoSessionShareTheOneStartedFirst() throws Exception {
-    Configuration conf = cluster.sessionConf();
-    assertEquals(List.of(), SessionClient.list(conf), "sessions before the first job");
+    Configuration conf = sessionConf();
+    assertEquals(List.of(), sessions(conf), "sessions before the first job");
     CyclicBarrier bothReady = new CyclicBarrier(2);
     CompletableFuture.allOf(onItsOwnThread(() -> wordCount(bothReady)),
         onItsOwnThread(() -> mapOnly(bothReady))).join();
-    assertEquals(1, SessionClient.list(conf).size(), "sessions alive after two clients started at once");
+    assertEquals(1, sessions(conf).size(), "sessions alive after two clients started at once");
+  }
+
+  /** The user's alive sessions of this class's name. */
+  private static List<org.apache.hadoop.yarn.api.records.ApplicationReport> sessions(Configuration conf)
+      throws IOException {
+    return SessionClient.list(conf).stream().filter(s -> SessionClient.sessionName(s).equals(SESSION)).toList();
   }
 
   private interface Client {
@@ -99,7 +106,7 @@ class SessionJobsTest {
   }
 
   private static void wordCount(CyclicBarrier bothReady) throws Exception {
-    Configuration conf = cluster.sessionConf();
+    Configuration conf = sessionConf();
     FileSystem fs = FileSystem.get(conf);
     Path input = new Path("/in/words");
     java.util.Map<String, Integer> expected = new java.util.TreeMap<>();
@@ -140,7 +147,7 @@ class SessionJobsTest {
   }
 
   private static void mapOnly(CyclicBarrier bothReady) throws Exception {
-    Configuration conf = cluster.sessionConf();
+    Configuration conf = sessionConf();
     FileSystem fs = FileSystem.get(conf);
     Path input = new Path("/in/upper");
     for (int f = 0; f < 3; f++) {

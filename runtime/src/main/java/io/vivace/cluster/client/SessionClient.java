@@ -1,6 +1,8 @@
 package io.vivace.cluster.client;
 
 import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.SessionFiles;
+import io.vivace.cluster.rpc.SessionControlProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionCredentials;
@@ -52,6 +54,9 @@ public final class SessionClient {
   /** The YARN application type of sessions. */
   public static final String APPLICATION_TYPE = "VIVACE";
   private static final String NAME_PREFIX = "vivace-session ";
+  private static final long START_LOCK_POLL_MILLIS = 200;
+  /** How long {@code session stop} waits for the session to end by itself before YARN kills it. */
+  private static final long STOP_WAIT_MILLIS = 90_000;
   private static final Set<YarnApplicationState> ALIVE = EnumSet.of(YarnApplicationState.NEW,
       YarnApplicationState.NEW_SAVING, YarnApplicationState.SUBMITTED, YarnApplicationState.ACCEPTED,
       YarnApplicationState.RUNNING);
@@ -73,7 +78,8 @@ public final class SessionClient {
       InetSocketAddress address = new InetSocketAddress(session.getHost(), session.getRpcPort());
       SessionAccess access = SessionSecretStore.forCluster(conf).read(session.getUser(),
           session.getApplicationId().toString());
-      return SessionRpc.proxy(ClientProtocol.class, address, conf, access, UserGroupInformation.getCurrentUser());
+      return WaitingNotes.around(SessionRpc.proxy(ClientProtocol.class, address, conf, access,
+          UserGroupInformation.getCurrentUser()));
     } finally {
       yarn.stop();
     }
@@ -99,15 +105,25 @@ public final class SessionClient {
     }
   }
 
-  /** Stops the user's session of this name or application id; false when there is none. */
+  /**
+   * Stops the user's session of this name or application id; false when there is none. The
+   * session is asked to end through its RPC, so that it kills its running jobs (aborting their
+   * output, telling their clients why) and gives its containers back; a session that cannot be
+   * asked, or does not end within a minute and a half, is killed through YARN.
+   */
   public static boolean stop(Configuration conf, String nameOrId) throws IOException {
     YarnClient yarn = yarn(conf);
     try {
       for (ApplicationReport session : alive(yarn)) {
         if (session.getApplicationId().toString().equals(nameOrId) || sessionName(session).equals(nameOrId)) {
-          yarn.killApplication(session.getApplicationId());
-          SessionSecretStore.forCluster(conf).delete(session.getUser(), session.getApplicationId().toString());
-          LOG.info("Stopped Vivace session " + session.getApplicationId() + " (" + sessionName(session) + ")");
+          ApplicationId id = session.getApplicationId();
+          String user = UserGroupInformation.getCurrentUser().getShortUserName();
+          if (!askToEnd(conf, session, "stopped by " + user + " (vivace session stop)") || !awaitEnd(yarn, id)) {
+            yarn.killApplication(id);
+            LOG.info("Killed Vivace session " + id + " through YARN");
+          }
+          SessionFiles.forget(conf, session.getUser(), id.toString());
+          LOG.info("Stopped Vivace session " + id + " (" + sessionName(session) + ")");
           return true;
         }
       }
@@ -117,6 +133,47 @@ public final class SessionClient {
     } finally {
       yarn.stop();
     }
+  }
+
+  /** Asks a running session to end; false when it cannot be asked (not running yet, unreachable). */
+  private static boolean askToEnd(Configuration conf, ApplicationReport session, String reason) {
+    if (session.getYarnApplicationState() != YarnApplicationState.RUNNING || session.getRpcPort() <= 0) {
+      return false;
+    }
+    SessionControlProtocol control = null;
+    try {
+      SessionAccess access = SessionSecretStore.forCluster(conf).read(session.getUser(),
+          session.getApplicationId().toString());
+      control = SessionRpc.proxy(SessionControlProtocol.class,
+          new InetSocketAddress(session.getHost(), session.getRpcPort()), conf, access,
+          UserGroupInformation.getCurrentUser());
+      String[] running = control.stop(reason);
+      if (running.length > 0) {
+        LOG.warn("Vivace session " + session.getApplicationId() + " was running " + running.length + " jobs: "
+            + String.join(", ", running) + "; they are killed, their output aborted");
+      }
+      return true;
+    } catch (IOException e) {
+      LOG.warn("Could not ask Vivace session " + session.getApplicationId() + " to end (" + e.getMessage()
+          + "); it is killed through YARN");
+      return false;
+    } finally {
+      if (control != null) {
+        SessionRpc.close(control);
+      }
+    }
+  }
+
+  /** Waits for a session asked to end to be over; false when it has not after {@value #STOP_WAIT_MILLIS} ms. */
+  private static boolean awaitEnd(YarnClient yarn, ApplicationId id) throws IOException, YarnException {
+    long deadline = System.nanoTime() + STOP_WAIT_MILLIS * 1_000_000L;
+    while (System.nanoTime() < deadline) {
+      if (!ALIVE.contains(yarn.getApplicationReport(id).getYarnApplicationState())) {
+        return true;
+      }
+      sleep(START_LOCK_POLL_MILLIS, id.toString());
+    }
+    return false;
   }
 
   /** The session name of a session's application report. */
@@ -164,26 +221,59 @@ public final class SessionClient {
   }
 
   /**
-   * Starts a session for a job when none runs. Clients that found none at the same time each
-   * submit one; once its own is submitted, each looks again, and all but the client of the first
-   * submitted stop theirs and join that one (a later look always sees the first).
+   * Starts a session for a job when none runs, or joins the one another client is starting. Clients
+   * take turns through a lock file in the owner's sessions folder ({@link StartLock}, created only
+   * if absent, which HDFS does atomically): the client holding it looks once more and, finding
+   * none, submits the session; the others wait for the lock to go and then find that session. So
+   * clients starting at once end up with one session, and no other is ever submitted.
    */
   private static ApplicationReport startOrJoin(YarnClient yarn, Configuration conf, String name)
       throws IOException {
-    ApplicationId own = submit(yarn, conf, name);
-    ApplicationReport first = find(yarn, name);
-    if (first == null || first.getApplicationId().equals(own)) {
-      return awaitRunning(yarn, own, conf);
+    StartLock lock = StartLock.of(conf, name);
+    long timeoutMillis = VivaceConf.getLong(conf, "vivace.session.start.timeout.ms");
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    boolean told = false;
+    while (true) {
+      ApplicationReport found = find(yarn, name);
+      if (found != null) {
+        return awaitRunning(yarn, found.getApplicationId(), conf);
+      }
+      if (lock.tryTake()) {
+        ApplicationId own;
+        try {
+          found = find(yarn, name); // started by the client that held the lock before
+          if (found != null) {
+            return awaitRunning(yarn, found.getApplicationId(), conf);
+          }
+          SessionFiles.sweep(yarn, conf, timeoutMillis);
+          own = submit(yarn, conf, name);
+        } finally {
+          lock.release();
+        }
+        return awaitRunning(yarn, own, conf);
+      }
+      if (lock.breakIfOlderThan(timeoutMillis)) {
+        continue;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("Vivace session " + name + " is being started by another client (" + lock.holder()
+            + ", " + lock.path() + ") and did not start within vivace.session.start.timeout.ms");
+      }
+      if (!told) {
+        LOG.info("Another client is starting Vivace session " + name + " (" + lock.holder() + "): waiting for it");
+        told = true;
+      }
+      sleep(START_LOCK_POLL_MILLIS, name);
     }
-    LOG.info("Vivace session " + first.getApplicationId() + " (" + name + ") was started at the same time by "
-        + "another client: joining it and stopping " + own);
+  }
+
+  private static void sleep(long millis, String name) throws InterruptedIOException {
     try {
-      yarn.killApplication(own);
-    } catch (YarnException e) {
-      throw new IOException("cannot stop Vivace session " + own + ", started twice: " + e.getMessage(), e);
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for Vivace session " + name + " to start");
     }
-    SessionSecretStore.forCluster(conf).delete(first.getUser(), own.toString());
-    return awaitRunning(yarn, first.getApplicationId(), conf);
   }
 
   private static ApplicationId submit(YarnClient yarn, Configuration conf, String name) throws IOException {
@@ -241,6 +331,16 @@ public final class SessionClient {
     }
   }
 
+  /** {@code vivace.session.log.level}, a word (it goes on the containers' command lines). */
+  private static String logLevel(Configuration conf) {
+    String level = VivaceConf.get(conf, "vivace.session.log.level").trim();
+    if (!level.matches("[A-Za-z]+")) {
+      throw new IllegalArgumentException("vivace.session.log.level=" + level + " is not a log level (TRACE, DEBUG, INFO,"
+          + " WARN, ERROR)");
+    }
+    return level.toUpperCase(java.util.Locale.ROOT);
+  }
+
   /**
    * What the session's containers run with: its configuration file and Vivace's jars on the
    * cluster's file system, the class path, the JVM's module options. On a mini-cluster (all on this
@@ -248,10 +348,8 @@ public final class SessionClient {
    */
   private static ContainerSpec containerSpec(Configuration conf, ApplicationId id) throws IOException {
     FileSystem fs = FileSystem.get(conf);
-    Path dir = fs.makeQualified(new Path(fs.getHomeDirectory(), ".vivace/sessions/" + id));
-    fs.mkdirs(dir);
-    Path confFile = new Path(dir, ContainerSpec.CONF_FILE);
-    try (OutputStream out = fs.create(confFile, true)) {
+    Path confFile = new Path(SessionFiles.folder(conf, id.toString()), ContainerSpec.CONF_FILE);
+    try (OutputStream out = SessionFiles.createPrivate(fs, confFile)) {
       conf.writeXml(out);
     }
     Map<String, LocalResource> resources = new LinkedHashMap<>();
@@ -271,6 +369,7 @@ public final class SessionClient {
       }
     }
     options.add("-Djava.net.preferIPv4Stack=true");
+    options.add("-Dvivace.log.level=" + logLevel(conf));
     return new ContainerSpec(resources, classPath, options);
   }
 }

@@ -1,5 +1,6 @@
 package io.vivace.cluster.executor;
 
+import io.vivace.cluster.ReadBackJobs;
 import io.vivace.cluster.rpc.AttemptAssignment;
 import io.vivace.exec.LocalJob;
 import io.vivace.segment.SegmentCodec;
@@ -13,15 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapreduce.JobID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The jobs an executor has run attempts of: each read back from its staging folder on the cluster's
- * file system on its first attempt here (configuration, cache, class path, sandbox, splits), with
- * the map outputs made here, until the session says the job is over.
+ * file system on its first attempt here (configuration, cache, class path, sandbox, splits) into the
+ * executor's own local folders ({@code cluster/ContainerDirs}), with the map outputs made here,
+ * until the session says the job is over. Jobs load one at a time each, side by side with others.
  */
 final class ExecutorJobs {
 
@@ -31,9 +32,15 @@ final class ExecutorJobs {
   record Job(LocalJob local, Map<Integer, String> outputAttempts) {
   }
 
+  /** A job's place here: loaded by its first attempt, while the others of the job wait. */
+  private static final class Slot {
+    Job job;
+    boolean finished;
+  }
+
   private final Configuration conf;
   private final ShuffleMemory shuffleMemory;
-  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+  private final Map<String, Slot> jobs = new ConcurrentHashMap<>();
 
   ExecutorJobs(Configuration conf, ShuffleMemory shuffleMemory) {
     this.conf = conf;
@@ -42,31 +49,39 @@ final class ExecutorJobs {
 
   /** The assignment's job, read back on first use. */
   Job job(AttemptAssignment assignment) throws IOException {
-    Job job = jobs.get(assignment.jobId());
-    if (job != null) {
-      return job;
-    }
-    synchronized (this) {
-      job = jobs.get(assignment.jobId());
-      if (job == null) {
+    Slot slot = jobs.computeIfAbsent(assignment.jobId(), id -> new Slot());
+    synchronized (slot) {
+      if (slot.finished) {
+        throw new IOException("job " + assignment.jobId() + " is over on this executor");
+      }
+      if (slot.job == null) {
+        long start = System.nanoTime();
         Submission submission = SubmissionLoader.load(JobID.forName(assignment.jobId()), assignment.submitDir(),
             assignment.credentials(), conf);
         SegmentCodec codec = submission.conf().getNumReduceTasks() > 0
             ? SegmentCodec.forJob(submission.conf()) : SegmentCodec.NONE;
-        job = new Job(new LocalJob(submission, shuffleMemory, codec, false), new ConcurrentHashMap<>());
-        jobs.put(assignment.jobId(), job);
+        slot.job = new Job(new LocalJob(submission, shuffleMemory, codec, false), new ConcurrentHashMap<>());
+        LOG.info("Read job " + assignment.jobId() + " back from " + assignment.submitDir() + " into "
+            + submission.jobDir() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
       }
-      return job;
+      return slot.job;
     }
   }
 
   /** A map's output made here by {@code attemptId}, to serve to reduces; null if not (or no longer) here. */
   MapOutput output(String jobId, int mapIndex, String attemptId) {
-    Job job = jobs.get(jobId);
+    Slot slot = jobs.get(jobId);
+    Job job = slot == null ? null : loaded(slot);
     if (job == null || !attemptId.equals(job.outputAttempts().get(mapIndex))) {
       return null;
     }
     return job.local().shuffle().mapOutput(mapIndex);
+  }
+
+  private static Job loaded(Slot slot) {
+    synchronized (slot) {
+      return slot.job;
+    }
   }
 
   /** Keeps a successful map's output here, for reduces to fetch. */
@@ -77,28 +92,29 @@ final class ExecutorJobs {
 
   /** The job is over: its map outputs, local folders, file systems and class loaders go. */
   void finished(String jobId) {
-    Job job = jobs.remove(jobId);
-    if (job != null) {
-      close(job);
+    Slot slot = jobs.remove(jobId);
+    if (slot != null) {
+      close(slot);
     }
   }
 
   void closeAll() {
-    List<Job> all = new ArrayList<>(jobs.values());
+    List<Slot> all = new ArrayList<>(jobs.values());
     jobs.clear();
     all.forEach(ExecutorJobs::close);
   }
 
-  private static void close(Job job) {
-    Submission submission = job.local().submission();
-    job.local().shuffle().releaseAll();
-    submission.localDirs().delete();
-    try {
-      FileSystem.closeAllForUGI(submission.ugi());
-      submission.sandbox().close();
-      submission.resources().close();
-    } catch (IOException e) {
-      LOG.debug("closing job resources", e);
+  private static void close(Slot slot) {
+    Job job;
+    synchronized (slot) {
+      slot.finished = true;
+      job = slot.job;
+      slot.job = null;
     }
+    if (job == null) {
+      return;
+    }
+    job.local().shuffle().releaseAll();
+    ReadBackJobs.release(job.local().submission());
   }
 }

@@ -1,5 +1,6 @@
 package io.vivace.cluster.executor;
 
+import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.AttemptAssignment;
@@ -26,7 +27,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.TaskAttemptID;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.StringUtils;
@@ -57,6 +57,8 @@ public final class ExecutorMain {
   private final WorkerPool.JobQueue queue;
   private final AttemptThreads<AttemptAssignment> running;
   private final long graceNanos;
+  /** Attempts given to this executor that wait for a worker; those asked to stop meanwhile, marked. */
+  private final java.util.Map<String, Boolean> waiting = new java.util.concurrent.ConcurrentHashMap<>();
 
   private ExecutorMain(ExecutorProtocol master, int id, ExecutorJobs jobs, ExecutorShuffle shuffle, int slots,
                        long graceNanos) {
@@ -73,7 +75,7 @@ public final class ExecutorMain {
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
     conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
-    conf.set(MRConfig.LOCAL_DIR, System.getenv(Environment.LOCAL_DIRS.name()));
+    ContainerDirs.useOwnFolders(conf); // never the folders of another executor on this node
     InetSocketAddress masterAddress = NetUtils.createSocketAddr(args[0]);
     int slots = Integer.parseInt(args[1]);
     String container = args[2];
@@ -114,6 +116,9 @@ public final class ExecutorMain {
         return;
       }
       for (String attemptId : work.stops()) {
+        if (waiting.replace(attemptId, Boolean.TRUE) != null) {
+          continue; // it ends as soon as a worker takes it
+        }
         for (AttemptThreads<AttemptAssignment>.Entry entry : running.all()) {
           if (entry.attempt().attemptId().equals(attemptId)) {
             entry.stop();
@@ -124,6 +129,7 @@ public final class ExecutorMain {
         jobs.finished(jobId);
       }
       for (AttemptAssignment assignment : work.attempts()) {
+        waiting.put(assignment.attemptId(), Boolean.FALSE);
         Runnable[] unit = new Runnable[1];
         unit[0] = () -> run(assignment, unit[0]);
         pool.enqueue(queue, unit[0]);
@@ -140,6 +146,15 @@ public final class ExecutorMain {
     AttemptRun run;
     ExecutorJobs.Job job;
     FetchedShuffleInput fetched = null;
+    long start = System.nanoTime();
+    if (Boolean.TRUE.equals(waiting.get(assignment.attemptId()))) {
+      waiting.remove(assignment.attemptId());
+      LOG.info("Task attempt " + assignment.attemptId() + " was stopped before it started");
+      report(new AttemptResult(assignment.attemptId(), false, new org.apache.hadoop.mapred.Counters(),
+          "task attempt " + assignment.attemptId() + " was stopped before it started", new int[0]));
+      return;
+    }
+    LOG.info("Task attempt " + assignment.attemptId() + " starts");
     try {
       job = jobs.job(assignment);
       run = new AttemptRun(job.local(), TaskAttemptID.forName(assignment.attemptId()), assignment.attemptId());
@@ -148,11 +163,15 @@ public final class ExecutorMain {
         run.readShuffleFrom(fetched);
       }
     } catch (Throwable t) {
+      waiting.remove(assignment.attemptId());
       report(new AttemptResult(assignment.attemptId(), false, new org.apache.hadoop.mapred.Counters(),
           "could not start the attempt on this executor: " + StringUtils.stringifyException(t), new int[0]));
       return;
     }
     AttemptThreads<AttemptAssignment>.Entry entry = running.add(run, assignment, unit);
+    if (Boolean.TRUE.equals(waiting.remove(assignment.attemptId()))) {
+      entry.stop(); // asked while the attempt was being made
+    }
     try {
       MapOutput output = run.run();
       if (entry.abandoned()) {
@@ -162,9 +181,11 @@ public final class ExecutorMain {
       if (assignment.isMap() && output != null) {
         jobs.keep(job, assignment.index(), assignment.attemptId(), output);
       }
+      LOG.info("Task attempt " + assignment.attemptId() + " succeeded in " + millisSince(start) + " ms");
       report(new AttemptResult(assignment.attemptId(), true, run.counters().toCounters(), "", new int[0]));
     } catch (Throwable t) {
       if (!entry.abandoned()) {
+        LOG.info("Task attempt " + assignment.attemptId() + " failed after " + millisSince(start) + " ms: " + t);
         report(new AttemptResult(assignment.attemptId(), false, run.counters().toCounters(),
             StringUtils.stringifyException(t), ExecutorShuffle.lostMaps(t)));
       }
@@ -174,6 +195,10 @@ public final class ExecutorMain {
         fetched.close(); // gives the budget back, deletes fetched files
       }
     }
+  }
+
+  private static long millisSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
   private void report(AttemptResult result) {

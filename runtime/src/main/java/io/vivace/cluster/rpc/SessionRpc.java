@@ -15,9 +15,10 @@ import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
- * The session's RPC: one Hadoop RPC server in the application master for both of its protocols
- * (Hadoop's own {@link ClientProtocol}, which job clients speak, and {@link ExecutorProtocol}), with
- * Writable messages, and the proxies clients and executors talk to it through.
+ * The session's RPC: one Hadoop RPC server in the application master for its protocols (Hadoop's
+ * own {@link ClientProtocol}, which job clients speak, {@link ExecutorProtocol}, and
+ * {@link SessionControlProtocol}, the owner's), with Writable messages, and the proxies clients and
+ * executors talk to it through.
  *
  * <p>Every caller proves that it knows the session's secret: the server accepts only SASL
  * DIGEST-MD5 with a {@code VIVACE_SESSION} token whose password is an HMAC under the secret and
@@ -33,7 +34,8 @@ public final class SessionRpc {
    * that hold {@code session}'s secret and act as its owner.
    */
   public static RPC.Server server(Configuration conf, String host, int handlers, SessionAccess session,
-                                  ClientProtocol clients, ExecutorProtocol executors) throws IOException {
+                                  ClientProtocol clients, ExecutorProtocol executors,
+                                  SessionControlProtocol control) throws IOException {
     Configuration rpcConf = new Configuration(conf);
     useWritables(rpcConf);
     // Hadoop's server offers token authentication next to the configured method; with the method
@@ -47,11 +49,13 @@ public final class SessionRpc {
         .setBindAddress(host).setPort(0).setNumHandlers(handlers).setVerbose(false)
         .setSecretManager(new SessionSecretManager(session)).build();
     server.addProtocol(RPC.RpcKind.RPC_WRITABLE, ClientProtocol.class, clients);
+    server.addProtocol(RPC.RpcKind.RPC_WRITABLE, SessionControlProtocol.class, control);
     return server;
   }
 
   /**
-   * A proxy of {@code protocol} ({@link ClientProtocol} or {@link ExecutorProtocol}) on the
+   * A proxy of {@code protocol} ({@link ClientProtocol}, {@link ExecutorProtocol} or
+   * {@link SessionControlProtocol}) on the
    * session's server at {@code address}, calling as {@code user} with a token made from the secret
    * {@code session} holds (none if it holds none). The token goes into a copy of {@code user}, never
    * into {@code user} itself. When the session refuses the caller, calls throw a
@@ -81,16 +85,18 @@ public final class SessionRpc {
     if (protocol == ClientProtocol.class) {
       return SessionClientProtocol.class;
     }
-    if (protocol == ExecutorProtocol.class) {
-      return ExecutorProtocol.class;
+    if (protocol == ExecutorProtocol.class || protocol == SessionControlProtocol.class) {
+      return protocol;
     }
-    throw new IllegalArgumentException("a Vivace session serves " + ClientProtocol.class.getName() + " and "
-        + ExecutorProtocol.class.getName() + ", not " + protocol.getName());
+    throw new IllegalArgumentException("a Vivace session serves " + ClientProtocol.class.getName() + ", "
+        + ExecutorProtocol.class.getName() + " and " + SessionControlProtocol.class.getName() + ", not "
+        + protocol.getName());
   }
 
   private static void useWritables(Configuration conf) {
     RPC.setProtocolEngine(conf, ExecutorProtocol.class, WritableRpcEngine.class);
     RPC.setProtocolEngine(conf, ClientProtocol.class, WritableRpcEngine.class);
     RPC.setProtocolEngine(conf, SessionClientProtocol.class, WritableRpcEngine.class);
+    RPC.setProtocolEngine(conf, SessionControlProtocol.class, WritableRpcEngine.class);
   }
 }

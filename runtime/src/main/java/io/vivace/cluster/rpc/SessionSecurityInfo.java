@@ -11,7 +11,7 @@ import org.apache.hadoop.security.token.TokenSelector;
 
 /**
  * Tells Hadoop's RPC client which token authenticates to a session: the session's token
- * ({@link SessionTokenSelector}) for both of its protocols. Registered in
+ * ({@link SessionTokenSelector}) for each of its protocols. Registered in
  * {@code META-INF/services/org.apache.hadoop.security.SecurityInfo}.
  */
 public final class SessionSecurityInfo extends SecurityInfo {
@@ -35,6 +35,7 @@ public final class SessionSecurityInfo extends SecurityInfo {
 
   @Override
   public TokenInfo getTokenInfo(Class<?> protocol, Configuration conf) {
-    return protocol == ExecutorProtocol.class || protocol == SessionClientProtocol.class ? SESSION_TOKEN : null;
+    return protocol == ExecutorProtocol.class || protocol == SessionClientProtocol.class
+        || protocol == SessionControlProtocol.class ? SESSION_TOKEN : null;
   }
 }

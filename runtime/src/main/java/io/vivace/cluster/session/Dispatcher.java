@@ -10,19 +10,22 @@ import io.vivace.cluster.rpc.StatusBatch;
 import io.vivace.counters.AttemptCounters;
 import io.vivace.scheduler.Attempt;
 import io.vivace.scheduler.AttemptExecutor;
+import io.vivace.scheduler.FairOrder;
 import io.vivace.scheduler.JobExecutor;
 import io.vivace.scheduler.JobRun;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.net.MapOutputLocation;
 import io.vivace.submit.Submission;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.mapreduce.JobCounter;
@@ -32,13 +35,21 @@ import org.slf4j.LoggerFactory;
 /**
  * The session's side of its executors: the {@link AttemptExecutor} of every job the session runs,
  * and the {@link ExecutorProtocol} its executors call. A job's task launches wait here; when an
- * executor asks for work, each of its free slots gets a launch of the job running the fewest
- * attempts, a map preferably one whose input is on the executor's host (after
- * {@code vivace.session.locality.wait.ms} any map), a reduce only once every map's output is there.
+ * executor asks for work, each of its free slots gets a launch of the job the jobs'
+ * {@link FairOrder} picks, a map preferably one whose input is on the executor's host (after
+ * {@code vivace.session.locality.wait.ms} any map), a reduce only once every map's output is on a
+ * live executor.
+ *
+ * <p>What it guarantees, whatever the order in which executors ask, report and are lost: an attempt
+ * is only ever recorded on an executor the session still has (one lost while its attempt was being
+ * made gets none: the launch waits again); every attempt on an executor that is lost ends (lost,
+ * its task runs again); every finished map's output on a lost executor is known lost to its job
+ * (the map runs again if a reduce still needs it), whether the executor went before or after the
+ * map's result was taken; an attempt asked to stop whose executor does not report its end within
+ * the grace is given up on ({@link #giveUpOverdue}), so that a killed job always ends.
  *
  * <p>Locking: the dispatcher's monitor guards its maps and queues; it never calls a job while
- * holding it (jobs call in while holding their own lock: queueing, stopping, publishing a map's
- * location).
+ * holding it (jobs call in while holding their own lock: queueing, stopping).
  */
 final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
 
@@ -49,6 +60,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   private final Locality locality;
   private final Map<Integer, Executor> executors = new LinkedHashMap<>();
   private final List<RemoteJobExecutor> jobs = new ArrayList<>();
+  private final FairOrder<RemoteJobExecutor> order = new FairOrder<>(job -> job.running);
   private final Map<String, Running> running = new HashMap<>();
   private int nextExecutorId = 1;
   private boolean shuttingDown;
@@ -73,12 +85,36 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     }
   }
 
-  /** An attempt given to an executor. */
-  private record Running(RemoteJobExecutor job, Attempt attempt, Executor executor, RemoteAttempt handle) {
+  /** An attempt given to an executor, until the executor reports its end or is lost. */
+  private static final class Running {
+    final RemoteJobExecutor job;
+    final Attempt attempt;
+    final Executor executor;
+    final RemoteAttempt handle;
+    /** A reduce's map outputs, as given to it. */
+    final List<MapOutputLocation> given;
+    /** When it was first asked to stop (nanos), 0 if not. */
+    long stopAskedNanos;
+    /** Its end was recorded without the executor's word (it did not stop in the grace); its slot is still taken. */
+    boolean givenUp;
+
+    Running(RemoteJobExecutor job, Attempt attempt, Executor executor, RemoteAttempt handle,
+            List<MapOutputLocation> given) {
+      this.job = job;
+      this.attempt = attempt;
+      this.executor = executor;
+      this.handle = handle;
+      this.given = given;
+    }
   }
 
   /** A launch chosen for a slot, to be made an attempt outside the dispatcher's lock. */
-  private record Chosen(RemoteJobExecutor job, RemoteJobExecutor.Launch launch, JobCounter locality) {
+  private record Chosen(RemoteJobExecutor job, RemoteJobExecutor.Launch launch, JobCounter locality,
+                        List<MapOutputLocation> maps) {
+  }
+
+  /** A job whose queued work has waited for a slot, since when (nanos), running nothing meanwhile. */
+  record Waiting(JobRun job, long sinceNanos, int queued) {
   }
 
   Dispatcher(ExecutorService steps, long localityWaitMillis, Locality locality) {
@@ -103,12 +139,16 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     } else {
       job.queue.addLast(launch);
     }
+    if (job.waitingSinceNanos == 0) {
+      job.waitingSinceNanos = System.nanoTime();
+    }
     notifyAll();
   }
 
   synchronized int drop(RemoteJobExecutor job) {
     int n = job.queue.size();
     job.queue.clear();
+    job.waitingSinceNanos = 0;
     return n;
   }
 
@@ -120,17 +160,26 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     notifyAll();
   }
 
+  /** Asks the attempt's executor to stop it (on its next request); the grace runs from the first ask. */
   synchronized void stop(String attemptId) {
     Running r = running.get(attemptId);
-    if (r != null) {
+    if (r != null && r.stopAskedNanos == 0) {
+      r.stopAskedNanos = Math.max(1, System.nanoTime());
       r.executor.stops.add(attemptId);
       notifyAll();
     }
   }
 
-  /** Records where a map's output is (called by the job, under its lock, when it takes the map's result). */
-  synchronized void mapOutputAt(RemoteJobExecutor job, MapOutputLocation location) {
-    job.mapOutputs[location.mapIndex()] = location;
+  /**
+   * Records where a map's output is (called by the job, under its lock, when it takes the map's
+   * result); false when its executor is lost already: the output is gone with it.
+   */
+  private synchronized boolean mapOutputAt(RemoteJobExecutor job, MapOutputLocation location, Executor holder) {
+    int map = location.mapIndex();
+    boolean alive = executors.get(holder.id) == holder;
+    job.mapOutputs[map] = alive ? location : null;
+    job.mapOutputHolders[map] = alive ? holder : null;
+    return alive;
   }
 
   synchronized int executorCount() {
@@ -160,6 +209,15 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return n;
   }
 
+  /** Slots of every executor that run nothing. */
+  synchronized int freeSlots() {
+    int n = 0;
+    for (Executor executor : executors.values()) {
+      n += Math.max(0, executor.info.slots() - executor.busy);
+    }
+    return n;
+  }
+
   synchronized List<String> executorNames() {
     List<String> names = new ArrayList<>();
     for (Executor executor : executors.values()) {
@@ -176,6 +234,27 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return n;
   }
 
+  /** Jobs with work queued that have run nothing for longer than {@code afterNanos}. */
+  synchronized List<Waiting> waitingJobs(long now, long afterNanos) {
+    List<Waiting> waiting = new ArrayList<>();
+    for (RemoteJobExecutor job : jobs) {
+      if (!job.queue.isEmpty() && job.running == 0 && job.waitingSinceNanos != 0
+          && now - job.waitingSinceNanos > afterNanos) {
+        waiting.add(new Waiting(job.job, job.waitingSinceNanos, job.queue.size()));
+      }
+    }
+    return waiting;
+  }
+
+  /** The jobs the session runs (their executors' side). */
+  synchronized List<JobRun> jobRuns() {
+    List<JobRun> runs = new ArrayList<>();
+    for (RemoteJobExecutor job : jobs) {
+      runs.add(job.job);
+    }
+    return runs;
+  }
+
   synchronized void shutDown() {
     shuttingDown = true;
     notifyAll();
@@ -187,7 +266,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   public synchronized int register(ExecutorInfo info) {
     Executor executor = new Executor(nextExecutorId++, info);
     executors.put(executor.id, executor);
-    LOG.info("Registered " + executor.name() + " with " + info.slots() + " slots, shuffle port "
+    LOG.info("Executor " + executor.id + " joined: " + executor.name() + ", " + info.slots() + " slots, shuffle port "
         + info.shufflePort());
     notifyAll();
     return executor.id;
@@ -196,6 +275,11 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   @Override
   public Assignments nextWork(int executorId, long waitMillis, StatusBatch statuses) throws IOException {
     long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+    synchronized (this) {
+      Executor executor = known(executorId);
+      executor.lastSeenNanos = System.nanoTime();
+      update(statuses);
+    }
     while (true) {
       List<Chosen> chosen;
       Executor executor;
@@ -203,10 +287,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       List<String> finished;
       boolean shutdown;
       synchronized (this) {
-        executor = known(executorId);
-        executor.lastSeenNanos = System.nanoTime();
-        update(statuses);
-        statuses = new StatusBatch();
+        executor = known(executorId); // lost while this call waited: it gets nothing
         chosen = choose(executor);
         stops = drain(executor.stops);
         finished = drain(executor.finishedJobs);
@@ -214,18 +295,26 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
         if (chosen.isEmpty() && stops.isEmpty() && finished.isEmpty() && !shutdown) {
           long left = deadline - System.nanoTime();
           if (left <= 0) {
+            executor.lastSeenNanos = System.nanoTime();
             return new Assignments();
           }
           try {
             wait(Math.max(1, left / 1_000_000L));
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while waiting for work");
+            throw new InterruptedIOException("interrupted while waiting for work");
           }
           continue;
         }
       }
       List<AttemptAssignment> attempts = start(executor, chosen);
+      if (attempts.isEmpty() && stops.isEmpty() && finished.isEmpty() && !shutdown
+          && System.nanoTime() < deadline) {
+        continue; // every launch chosen was dropped (its job ended) or waits again
+      }
+      synchronized (this) {
+        executor.lastSeenNanos = System.nanoTime();
+      }
       return new Assignments(attempts, stops, finished, shutdown);
     }
   }
@@ -233,40 +322,72 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   @Override
   public void attemptDone(int executorId, AttemptResult result) throws IOException {
     Running r;
+    int[] lostMaps;
     synchronized (this) {
-      Executor executor = known(executorId);
+      known(executorId);
       r = running.remove(result.attemptId());
       if (r == null) {
         return; // its end was recorded already (its executor was taken for lost)
       }
-      executor.busy--;
-      r.job.running--;
+      release(r.executor, r.job);
+      lostMaps = result.succeeded() ? new int[0] : confirmLost(r, result.lostMaps());
       notifyAll();
     }
     AttemptCounters counters = AttemptCounters.from(result.counters());
+    JobRun job = r.job.job;
     if (result.succeeded()) {
       Executor executor = r.executor;
-      boolean taken = r.job.job.attemptSucceeded(r.attempt, counters, () -> {
+      boolean[] kept = {true};
+      boolean taken = job.attemptSucceeded(r.attempt, counters, () -> {
         if (r.attempt.isMap()) {
-          mapOutputAt(r.job, new MapOutputLocation(r.attempt.task().index(), executor.info.host(),
-              executor.info.shufflePort(), r.attempt.idText()));
+          kept[0] = mapOutputAt(r.job, new MapOutputLocation(r.attempt.task().index(), executor.info.host(),
+              executor.info.shufflePort(), r.attempt.idText()), executor);
         }
       });
       if (!taken) {
-        LOG.debug("result of " + r.attempt.idText() + " not taken");
+        LOG.info("The result of " + r.attempt.idText() + " on " + executor.name() + " is not needed: its job "
+            + "is ending, or the attempt was given up on");
+      } else if (!kept[0]) {
+        LOG.warn("The output of " + r.attempt.idText() + " went with " + executor.name() + ", lost as it ended");
+        job.mapOutputsLost(new int[] {r.attempt.task().index()});
       }
     } else if (result.lostMaps().length > 0) {
-      r.job.job.mapOutputsLost(result.lostMaps());
-      r.job.job.attemptLost(r.attempt, counters, "could not fetch the outputs of maps "
-          + java.util.Arrays.toString(result.lostMaps()) + ": " + result.diagnostics());
+      if (lostMaps.length > 0) {
+        job.mapOutputsLost(lostMaps);
+      }
+      job.attemptLost(r.attempt, counters, "could not fetch the outputs of maps "
+          + Arrays.toString(result.lostMaps()) + ": " + result.diagnostics());
     } else {
-      r.job.job.attemptFailed(r.attempt, counters, new RemoteFailure(result.diagnostics()));
+      job.attemptFailed(r.attempt, counters, new RemoteFailure(result.diagnostics()));
     }
   }
 
   /**
-   * The executor is gone (its container ended, or it stopped asking for work): its attempts are
-   * lost (they run again elsewhere), and so are the map outputs it held that reduces still need.
+   * Of the maps a reduce could not fetch, those whose output is still where the reduce was told
+   * it is (else the map ran again meanwhile, and its new output is fine): forgotten here, and to be
+   * made again.
+   */
+  private List<Integer> confirmedLostMaps(Running r, int[] lost) {
+    List<Integer> confirmed = new ArrayList<>();
+    for (int map : lost) {
+      MapOutputLocation given = r.given == null || map < 0 || map >= r.given.size() ? null : r.given.get(map);
+      MapOutputLocation now = map >= 0 && map < r.job.mapOutputs.length ? r.job.mapOutputs[map] : null;
+      if (given != null && now != null && now.attemptId().equals(given.attemptId())) {
+        r.job.mapOutputs[map] = null;
+        r.job.mapOutputHolders[map] = null;
+        confirmed.add(map);
+      }
+    }
+    return confirmed;
+  }
+
+  private int[] confirmLost(Running r, int[] lost) {
+    return confirmedLostMaps(r, lost).stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * The executor is gone (its container ended, it stopped asking for work, or it was released):
+   * its attempts are lost (they run again elsewhere), and so are the map outputs it held.
    */
   void executorLost(int executorId, String reason) {
     List<Running> lost = new ArrayList<>();
@@ -282,27 +403,56 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
         if (r.executor == executor) {
           it.remove();
           r.job.running--;
-          lost.add(r);
+          if (!r.givenUp) {
+            lost.add(r);
+          }
         }
       }
       for (RemoteJobExecutor job : jobs) {
-        for (MapOutputLocation location : job.mapOutputs) {
-          if (location != null && location.host().equals(executor.info.host())
-              && location.port() == executor.info.shufflePort()) {
-            job.mapOutputs[location.mapIndex()] = null;
-            lostOutputs.computeIfAbsent(job, j -> new ArrayList<>()).add(location.mapIndex());
+        for (int map = 0; map < job.mapOutputHolders.length; map++) {
+          if (job.mapOutputHolders[map] == executor) {
+            job.mapOutputs[map] = null;
+            job.mapOutputHolders[map] = null;
+            lostOutputs.computeIfAbsent(job, j -> new ArrayList<>()).add(map);
           }
         }
       }
       notifyAll();
     }
-    LOG.warn("Lost " + executor.name() + ": " + reason + "; " + lost.size() + " attempts run again elsewhere");
+    int outputs = lostOutputs.values().stream().mapToInt(List::size).sum();
+    LOG.warn("Lost " + executor.name() + ": " + reason + "; " + lost.size() + " attempts run again elsewhere, "
+        + outputs + " map outputs it held are made again where reduces still need them");
     for (Map.Entry<RemoteJobExecutor, List<Integer>> e : lostOutputs.entrySet()) {
       e.getKey().job.mapOutputsLost(e.getValue().stream().mapToInt(Integer::intValue).toArray());
     }
     for (Running r : lost) {
       r.job.job.attemptLost(r.attempt, new AttemptCounters(), executor.name() + " was lost: " + reason);
     }
+  }
+
+  /**
+   * Gives up on attempts asked to stop more than {@code graceNanos} ago whose executors have not
+   * reported their end: each ends for its job as if it had stopped (failed, or killed when its job
+   * or task was killed), so that a killed job ends whatever its executors do. Its slot stays taken
+   * until its executor reports it or is lost. Returns how many it gave up on.
+   */
+  int giveUpOverdue(long now, long graceNanos) {
+    List<Running> overdue = new ArrayList<>();
+    synchronized (this) {
+      for (Running r : running.values()) {
+        if (r.stopAskedNanos != 0 && !r.givenUp && now - r.stopAskedNanos > graceNanos) {
+          r.givenUp = true;
+          overdue.add(r);
+        }
+      }
+    }
+    for (Running r : overdue) {
+      String why = "task attempt " + r.attempt.idText() + " did not stop within " + graceNanos / 1_000_000
+          + " ms on " + r.executor.name() + " and was given up on";
+      LOG.warn(why);
+      r.job.job.attemptFailed(r.attempt, new AttemptCounters(), new CancellationException(why));
+    }
+    return overdue.size();
   }
 
   /** Executors that have not asked for work for longer than {@code silenceNanos}. */
@@ -326,11 +476,24 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return null;
   }
 
-  /** Ids of executors running nothing, for releasing idle containers. */
+  /** The container of an executor the session has, or null. */
+  synchronized String containerOf(int executorId) {
+    Executor executor = executors.get(executorId);
+    return executor == null ? null : executor.info.containerId();
+  }
+
+  /**
+   * Executors running nothing and holding no map output a running job may still fetch: those
+   * whose containers may go back to YARN.
+   */
   synchronized List<Executor> idleExecutors() {
+    java.util.Set<Executor> holding = new java.util.HashSet<>();
+    for (RemoteJobExecutor job : jobs) {
+      holding.addAll(Arrays.asList(job.mapOutputHolders));
+    }
     List<Executor> idle = new ArrayList<>();
     for (Executor executor : executors.values()) {
-      if (executor.busy == 0) {
+      if (executor.busy == 0 && !holding.contains(executor)) {
         idle.add(executor);
       }
     }
@@ -363,6 +526,11 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return copy;
   }
 
+  private void release(Executor executor, RemoteJobExecutor job) {
+    executor.busy--;
+    job.running--;
+  }
+
   /** Launches for the executor's free slots, taken off their queues and counted as running. */
   private List<Chosen> choose(Executor executor) {
     List<Chosen> chosen = new ArrayList<>();
@@ -371,20 +539,13 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     }
     long now = System.nanoTime();
     while (executor.busy < executor.info.slots()) {
-      Chosen next = null;
-      List<RemoteJobExecutor> byLoad = new ArrayList<>(jobs);
-      byLoad.sort(Comparator.comparingInt(j -> j.running));
-      for (RemoteJobExecutor job : byLoad) {
-        next = chooseIn(job, executor, now);
-        if (next != null) {
-          break;
-        }
-      }
+      Chosen next = order.pick(jobs, job -> chooseIn(job, executor, now));
       if (next == null) {
         break;
       }
       next.job.queue.remove(next.launch);
       next.job.running++;
+      next.job.waitingSinceNanos = next.job.queue.isEmpty() ? 0 : now;
       executor.busy++;
       chosen.add(next);
     }
@@ -395,8 +556,8 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   private Chosen chooseIn(RemoteJobExecutor job, Executor executor, long now) {
     for (RemoteJobExecutor.Launch launch : job.queue) {
       if (!launch.task().isMap()) {
-        if (job.job.mapsDone()) {
-          return new Chosen(job, launch, null);
+        if (job.job.mapsDone() && job.allMapOutputsKnown()) {
+          return new Chosen(job, launch, null, job.mapOutputLocations());
         }
         continue;
       }
@@ -404,42 +565,61 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       JobCounter where = locality.of(executor.info.host(), hosts);
       if (where == JobCounter.DATA_LOCAL_MAPS || hosts.length == 0
           || now - launch.queuedNanos() >= localityWaitNanos || !locality.anyExecutorOn(hosts, executors.values())) {
-        return new Chosen(job, launch, hosts.length == 0 ? null : where);
+        return new Chosen(job, launch, hosts.length == 0 ? null : where, null);
       }
     }
     return null;
   }
 
-  /** Makes each chosen launch an attempt (outside the dispatcher's lock: the jobs take theirs). */
+  /**
+   * Makes each chosen launch an attempt (outside the dispatcher's lock: the jobs take theirs). An
+   * attempt is recorded on the executor only while the session still has it, before its job hears
+   * it runs, so that a loss at any moment finds it; a launch whose executor went meanwhile waits
+   * again for another.
+   */
   private List<AttemptAssignment> start(Executor executor, List<Chosen> chosen) {
     List<AttemptAssignment> attempts = new ArrayList<>();
     for (Chosen c : chosen) {
       JobRun job = c.job.job;
       Attempt attempt = job.attemptStarting(c.launch.task());
-      RemoteAttempt handle = attempt == null ? null : new RemoteAttempt(this, attempt.idText());
-      boolean runs = false;
-      if (attempt != null) {
+      if (attempt == null) { // the job is ending: the launch is over
         synchronized (this) {
-          running.put(attempt.idText(), new Running(c.job, attempt, executor, handle));
-        }
-        runs = job.attemptRunning(attempt, handle, executor.name(), c.locality);
-      }
-      if (!runs) {
-        synchronized (this) {
-          if (attempt != null) {
-            running.remove(attempt.idText());
-          }
-          executor.busy--;
-          c.job.running--;
+          release(executor, c.job);
+          notifyAll();
         }
         continue;
       }
-      List<MapOutputLocation> maps;
+      RemoteAttempt handle = new RemoteAttempt(this, attempt.idText());
+      boolean alive;
       synchronized (this) {
-        maps = attempt.isMap() ? List.of() : c.job.mapOutputLocations();
+        alive = executors.get(executor.id) == executor;
+        if (alive) {
+          running.put(attempt.idText(), new Running(c.job, attempt, executor, handle, c.maps));
+        } else {
+          c.job.running--;
+        }
+      }
+      if (!alive) {
+        LOG.info("Launch of " + c.launch.task().id() + " waits again: " + executor.name() + " was lost");
+        queue(c.job, c.launch, true);
+        continue;
+      }
+      if (!job.attemptRunning(attempt, handle, executor.name(), c.locality)) {
+        synchronized (this) {
+          if (running.remove(attempt.idText()) != null) {
+            release(executor, c.job); // else the executor's loss released it already
+          }
+          notifyAll();
+        }
+        continue;
       }
       attempts.add(new AttemptAssignment(job.id().toString(), c.job.submission.submitDir().toString(),
-          c.job.credentials, attempt.idText(), attempt.isMap(), attempt.task().index(), maps));
+          c.job.credentials, attempt.idText(), attempt.isMap(), attempt.task().index(),
+          c.maps == null ? List.of() : c.maps));
+    }
+    if (!attempts.isEmpty()) {
+      LOG.info("Gave " + executor.name() + " " + attempts.size() + " attempts: "
+          + attempts.stream().map(AttemptAssignment::attemptId).toList());
     }
     return attempts;
   }

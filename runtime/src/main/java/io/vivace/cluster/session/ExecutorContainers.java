@@ -4,86 +4,130 @@ import io.vivace.cluster.ContainerSpec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
-import org.apache.hadoop.yarn.api.records.NodeReport;
-import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.api.records.UpdatedContainer;
-import org.apache.hadoop.yarn.client.api.AMRMClient;
-import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
-import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The session's executor containers, through YARN: asks the ResourceManager for as many as the work
- * waiting calls for (at least the minimum, at most the maximum), starts an executor JVM in each as it
- * is given, gives back executors idle beyond the minimum after their idle timeout, and tells the
- * dispatcher when a container ends (an executor lost).
+ * The session's executor containers, through YARN ({@link YarnClients}): asks the ResourceManager
+ * for as many as the work waiting calls for (at least the minimum, never more than the maximum,
+ * counting those asked for and those starting), takes back requests no longer needed, gives back at
+ * once any container beyond the maximum (YARN may give more than it was asked for), starts an
+ * executor JVM in each container kept, gives back executors idle beyond the minimum after their idle
+ * timeout, and tells the dispatcher when a container ends (an executor lost).
  */
-final class ExecutorContainers {
+final class ExecutorContainers implements YarnClients.Events {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorContainers.class);
-  private static final Priority PRIORITY = Priority.newInstance(1);
 
   /** How executors are launched and sized. */
-  record Settings(int min, int max, int memoryMb, int vcores, int slots, long idleNanos, String amAddress) {
+  record Settings(int min, int max, int memoryMb, int vcores, int slots, long idleNanos) {
   }
 
   private final Settings settings;
   private final ContainerSpec spec;
   private final ByteBuffer tokens;
   private final Dispatcher dispatcher;
-  private final AMRMClientAsync<AMRMClient.ContainerRequest> resourceManager;
-  private final NMClientAsync nodeManagers;
-  /** Containers started or asked for, and since when each executor was idle. */
-  private final Map<ContainerId, Container> started = new HashMap<>();
+  private final YarnClients yarn;
+  private final Resource size;
+  /** Containers given and launched (their executor may not have joined yet). */
+  private final Map<ContainerId, Container> started = new LinkedHashMap<>();
+  /** Since when (nanos) each idle executor has been idle. */
   private final Map<Integer, Long> idleSince = new HashMap<>();
+  /** Containers asked for and not given yet; since when the oldest of them was asked for. */
   private int requested;
-  private volatile boolean shutdownRequested;
+  private long requestedSinceNanos;
+  private volatile String lost;
+  /** Why no executor can ever be given (too large for YARN); null when they can. */
+  private String tooLarge;
+  /** Where executors reach the session's master ({@code host:port}). */
+  private String masterAddress;
 
-  ExecutorContainers(Settings settings, ContainerSpec spec, ByteBuffer tokens, Dispatcher dispatcher,
-                     YarnConfiguration conf) {
+  ExecutorContainers(Settings settings, ContainerSpec spec, ByteBuffer tokens, Dispatcher dispatcher, YarnClients yarn) {
     this.settings = settings;
     this.spec = spec;
     this.tokens = tokens;
     this.dispatcher = dispatcher;
-    this.resourceManager = AMRMClientAsync.createAMRMClientAsync(200, new ResourceManagerEvents());
-    this.resourceManager.init(conf);
-    this.nodeManagers = NMClientAsync.createNMClientAsync(new NodeManagerEvents());
-    this.nodeManagers.init(conf);
+    this.yarn = yarn;
+    this.size = Resource.newInstance(settings.memoryMb(), settings.vcores());
   }
 
+  /** Registers the session with YARN; executors will reach the master at {@code host:rpcPort}. */
   void start(String host, int rpcPort, String trackingUrl) throws Exception {
-    resourceManager.start();
-    nodeManagers.start();
-    resourceManager.registerApplicationMaster(host, rpcPort, trackingUrl);
-  }
-
-  /** Whether the ResourceManager asked the session to end. */
-  boolean shutdownRequested() {
-    return shutdownRequested;
-  }
-
-  /** Asks for more executors when work waits, gives back idle ones: called by the monitor. */
-  synchronized void balance(long now) {
-    int have = started.size() + requested;
-    int queued = dispatcher.queuedLaunches();
-    int wanted = Math.max(settings.min(), Math.min(settings.max(),
-        started.size() + (queued + settings.slots() - 1) / settings.slots()));
-    for (int i = have; i < wanted; i++) {
-      Resource size = Resource.newInstance(settings.memoryMb(), settings.vcores());
-      resourceManager.addContainerRequest(new AMRMClient.ContainerRequest(size, null, null, PRIORITY));
-      requested++;
+    synchronized (this) {
+      masterAddress = host + ":" + rpcPort;
     }
+    Resource largest = yarn.start(this, host, rpcPort, trackingUrl);
+    synchronized (this) {
+      if (largest != null && (size.getMemorySize() > largest.getMemorySize()
+          || size.getVirtualCores() > largest.getVirtualCores())) {
+        tooLarge = "the session's executors need " + settings.memoryMb() + " MB and " + settings.vcores()
+            + " vcores (vivace.session.executor.memory.mb, vivace.session.executor.vcores), more than the largest "
+            + "container YARN gives: " + largest.getMemorySize() + " MB and " + largest.getVirtualCores()
+            + " vcores (yarn.scheduler.maximum-allocation-mb and -vcores, or the cluster's largest node)";
+        LOG.error("No executor can start: " + tooLarge);
+      }
+    }
+  }
+
+  /** Why the ResourceManager is lost to the session (it asked the session to end, or cannot be reached); null while it is not. */
+  String resourceManagerLost() {
+    return lost;
+  }
+
+  /** Containers given and launched (their executors joined or starting). */
+  synchronized int startedContainers() {
+    return started.size();
+  }
+
+  /** Asks for more executors when work waits, takes back requests not needed, gives back idle ones: called by the monitor. */
+  synchronized void balance(long now) {
+    if (tooLarge != null) {
+      return; // YARN would refuse the requests, and the session with them
+    }
+    int queued = dispatcher.queuedLaunches();
+    int starting = 0;
+    for (ContainerId container : started.keySet()) {
+      if (dispatcher.executorOf(container.toString()) == null) {
+        starting++;
+      }
+    }
+    int unserved = queued - dispatcher.freeSlots() - starting * settings.slots();
+    int more = unserved <= 0 ? 0 : (unserved + settings.slots() - 1) / settings.slots();
+    int wanted = Math.max(settings.min(), Math.min(settings.max(), started.size() + more));
+    int have = started.size() + requested;
+    if (have < wanted) {
+      if (requested == 0) {
+        requestedSinceNanos = now;
+      }
+      for (int i = have; i < wanted; i++) {
+        yarn.requestContainer(size);
+        requested++;
+      }
+      LOG.info("Asked YARN for " + (wanted - have) + " executor containers of " + size + " (" + started.size()
+          + " started, " + requested + " asked for; " + queued + " launches wait)");
+    } else if (have > wanted && requested > 0) {
+      int cancel = Math.min(requested, have - wanted);
+      for (int i = 0; i < cancel; i++) {
+        yarn.cancelRequest(size);
+        requested--;
+      }
+    }
+    releaseIdle(now, queued);
+  }
+
+  private void releaseIdle(long now, int queued) {
+    Set<Integer> idleIds = new HashSet<>();
     List<Dispatcher.Executor> idle = dispatcher.idleExecutors();
-    java.util.Set<Integer> idleIds = new java.util.HashSet<>();
     for (Dispatcher.Executor executor : idle) {
       idleIds.add(executor.id);
       idleSince.putIfAbsent(executor.id, now);
@@ -97,147 +141,118 @@ final class ExecutorContainers {
         break;
       }
       if (now - idleSince.get(executor.id) > settings.idleNanos()) {
-        ContainerId container = ContainerId.fromString(executor.info.containerId());
         LOG.info("Releasing idle " + executor.name());
         dispatcher.executorLost(executor.id, "released: idle for " + settings.idleNanos() / 1_000_000_000L + " s");
-        Container c = started.remove(container);
         idleSince.remove(executor.id);
-        resourceManager.releaseAssignedContainer(container);
-        if (c != null) {
-          nodeManagers.stopContainerAsync(container, c.getNodeId());
-        }
+        stopContainer(ContainerId.fromString(executor.info.containerId()));
       }
     }
   }
 
-  void stop(FinalApplicationStatus status, String message) {
-    try {
-      resourceManager.unregisterApplicationMaster(status, message, null);
-    } catch (Exception e) {
-      LOG.warn("could not unregister the session from the ResourceManager: " + e);
+  /** Stops an executor's container (lost to the session while it may still run) and gives it back. */
+  synchronized void stopContainer(ContainerId container) {
+    Container c = started.remove(container);
+    if (c != null) {
+      yarn.stopAndRelease(c);
     }
-    nodeManagers.stop();
-    resourceManager.stop();
+  }
+
+  /**
+   * What a job whose work waits without a slot waits for, as the session sees it: its executors,
+   * and what YARN has and has not given it.
+   */
+  synchronized String whyWaiting(long now) {
+    int executors = dispatcher.executorCount();
+    int slots = dispatcher.slots();
+    if (tooLarge != null) {
+      return "no executor can start: " + tooLarge;
+    }
+    if (requested > 0) {
+      Resource headroom = yarn.headroom();
+      boolean roomless = headroom != null && (headroom.getMemorySize() < size.getMemorySize()
+          || headroom.getVirtualCores() < size.getVirtualCores());
+      return "the session has " + executors + " executors (" + slots + " slots, vivace.session.executors.max="
+          + settings.max() + ") and has waited " + (now - requestedSinceNanos) / 1_000_000_000L + " s for YARN to give it "
+          + requested + " more containers of " + settings.memoryMb() + " MB and " + settings.vcores() + " vcores"
+          + (headroom == null ? "" : "; YARN's headroom for the session is " + headroom.getMemorySize() + " MB and "
+          + headroom.getVirtualCores() + " vcores")
+          + (roomless ? ": other applications hold the cluster's (or the queue's) resources" : "");
+    }
+    if (started.size() > executors) {
+      return "the session has " + executors + " executors (" + slots + " slots) and " + (started.size() - executors)
+          + " starting";
+    }
+    return "all " + slots + " slots of the session's " + executors + " executors run other jobs' attempts"
+        + (executors >= settings.max() ? " (vivace.session.executors.max=" + settings.max() + ")" : "");
+  }
+
+  /** The session ends: unregisters from YARN (unless its ResourceManager is lost), stops YARN's clients. */
+  void stop(FinalApplicationStatus status, String message) {
+    yarn.finish(status, message, lost == null);
   }
 
   private void launch(Container container) {
-    List<String> args = List.of(settings.amAddress(), Integer.toString(settings.slots()),
+    List<String> args = List.of(masterAddress, Integer.toString(settings.slots()),
         container.getId().toString());
     int heapMb = (int) (settings.memoryMb() * 0.8);
-    nodeManagers.startContainerAsync(container, spec.launchContext(
-        "io.vivace.cluster.executor.ExecutorMain", args, heapMb, Map.of(), tokens));
+    yarn.launch(container, spec.launchContext("io.vivace.cluster.executor.ExecutorMain", args, heapMb, Map.of(),
+        tokens));
   }
 
-  private final class ResourceManagerEvents extends AMRMClientAsync.AbstractCallbackHandler {
-    @Override
-    public void onContainersAllocated(List<Container> containers) {
-      synchronized (ExecutorContainers.this) {
-        for (Container container : containers) {
-          if (requested > 0) {
-            requested--;
-            resourceManager.removeContainerRequest(new AMRMClient.ContainerRequest(container.getResource(), null,
-                null, PRIORITY));
-          }
-          started.put(container.getId(), container);
-          LOG.info("Starting an executor in " + container.getId() + " on " + container.getNodeId());
-          launch(container);
-        }
+  // ---- what YARN says ----------------------------------------------------------------------
+
+  @Override
+  public synchronized void allocated(List<Container> containers) {
+    for (Container container : containers) {
+      if (requested > 0) {
+        requested--;
+        yarn.cancelRequest(size); // given: no longer asked for
       }
-    }
-
-    @Override
-    public void onContainersCompleted(List<ContainerStatus> statuses) {
-      List<ContainerStatus> lost = new ArrayList<>();
-      synchronized (ExecutorContainers.this) {
-        for (ContainerStatus status : statuses) {
-          if (started.remove(status.getContainerId()) != null) {
-            lost.add(status);
-          }
-        }
+      if (started.size() >= settings.max()) {
+        LOG.info("Giving back " + container.getId() + " on " + container.getNodeId() + ": the session has "
+            + started.size() + " executors, its maximum (vivace.session.executors.max)");
+        yarn.release(container.getId());
+        continue;
       }
-      for (ContainerStatus status : lost) {
-        Integer executor = dispatcher.executorOf(status.getContainerId().toString());
-        String why = "container " + status.getContainerId() + " ended with exit status " + status.getExitStatus()
-            + (status.getDiagnostics().isEmpty() ? "" : ": " + status.getDiagnostics().trim());
-        LOG.warn(why);
-        if (executor != null) {
-          dispatcher.executorLost(executor, why);
-        }
-      }
-    }
-
-    @Override
-    public void onContainersUpdated(List<UpdatedContainer> containers) {
-    }
-
-    @Override
-    public void onShutdownRequest() {
-      shutdownRequested = true;
-    }
-
-    @Override
-    public void onNodesUpdated(List<NodeReport> updatedNodes) {
-    }
-
-    @Override
-    public float getProgress() {
-      return 0f;
-    }
-
-    @Override
-    public void onError(Throwable e) {
-      LOG.error("ResourceManager error; the session ends", e);
-      shutdownRequested = true;
+      started.put(container.getId(), container);
+      LOG.info("Starting an executor in " + container.getId() + " on " + container.getNodeId());
+      launch(container);
     }
   }
 
-  private final class NodeManagerEvents extends NMClientAsync.AbstractCallbackHandler {
-    @Override
-    public void onContainerStarted(ContainerId containerId, Map<String, ByteBuffer> allServiceResponse) {
-    }
-
-    @Override
-    public void onContainerStatusReceived(ContainerId containerId,
-                                          org.apache.hadoop.yarn.api.records.ContainerStatus containerStatus) {
-    }
-
-    @Override
-    public void onContainerStopped(ContainerId containerId) {
-    }
-
-    @Override
-    public void onStartContainerError(ContainerId containerId, Throwable t) {
-      LOG.error("could not start an executor in " + containerId, t);
-      synchronized (ExecutorContainers.this) {
-        started.remove(containerId);
+  @Override
+  public void completed(List<ContainerStatus> statuses) {
+    List<ContainerStatus> lostContainers = new ArrayList<>();
+    synchronized (this) {
+      for (ContainerStatus status : statuses) {
+        if (started.remove(status.getContainerId()) != null) {
+          lostContainers.add(status);
+        }
       }
-      resourceManager.releaseAssignedContainer(containerId);
     }
+    for (ContainerStatus status : lostContainers) {
+      String why = "its container " + status.getContainerId() + " ended with exit status " + status.getExitStatus()
+          + (status.getDiagnostics().isEmpty() ? "" : ": " + status.getDiagnostics().trim());
+      Integer executor = dispatcher.executorOf(status.getContainerId().toString());
+      if (executor != null) {
+        dispatcher.executorLost(executor, why);
+      } else {
+        LOG.warn("An executor that had not joined yet is lost: " + why);
+      }
+    }
+  }
 
-    @Override
-    public void onContainerResourceIncreased(ContainerId containerId,
-                                             org.apache.hadoop.yarn.api.records.Resource resource) {
+  @Override
+  public void launchFailed(ContainerId container, Throwable cause) {
+    LOG.error("could not start an executor in " + container, cause);
+    synchronized (this) {
+      started.remove(container);
     }
+    yarn.release(container);
+  }
 
-    @Override
-    public void onContainerResourceUpdated(ContainerId containerId,
-                                           org.apache.hadoop.yarn.api.records.Resource resource) {
-    }
-
-    @Override
-    public void onGetContainerStatusError(ContainerId containerId, Throwable t) {
-    }
-
-    @Override
-    public void onIncreaseContainerResourceError(ContainerId containerId, Throwable t) {
-    }
-
-    @Override
-    public void onUpdateContainerResourceError(ContainerId containerId, Throwable t) {
-    }
-
-    @Override
-    public void onStopContainerError(ContainerId containerId, Throwable t) {
-    }
+  @Override
+  public void resourceManagerLost(String why) {
+    lost = why;
   }
 }

@@ -30,8 +30,13 @@ final class RemoteJobExecutor implements JobExecutor {
   final Submission submission;
   final Credentials credentials;
   final Deque<Launch> queue = new ArrayDeque<>();
+  /** Where each map's output is, and the executor holding it; null where none is known. */
   final MapOutputLocation[] mapOutputs;
+  final Dispatcher.Executor[] mapOutputHolders;
+  /** Attempts given to executors whose ends the dispatcher has not heard. */
   int running;
+  /** Since when (nanos) its queued work has waited without being served; 0 when nothing waits. */
+  long waitingSinceNanos;
 
   RemoteJobExecutor(Dispatcher dispatcher, ExecutorService steps, JobRun job, Submission submission,
                     Credentials credentials) {
@@ -41,6 +46,7 @@ final class RemoteJobExecutor implements JobExecutor {
     this.submission = submission;
     this.credentials = credentials;
     this.mapOutputs = new MapOutputLocation[submission.splits().count()];
+    this.mapOutputHolders = new Dispatcher.Executor[mapOutputs.length];
   }
 
   String jobId() {
@@ -67,7 +73,17 @@ final class RemoteJobExecutor implements JobExecutor {
     dispatcher.jobClosed(this);
   }
 
-  /** Where every map's output is, for a reduce: all known when the maps are done. */
+  /** Whether every map's output is on an executor the session has. */
+  boolean allMapOutputsKnown() {
+    for (MapOutputLocation location : mapOutputs) {
+      if (location == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Where every map's output is, for a reduce. */
   List<MapOutputLocation> mapOutputLocations() {
     List<MapOutputLocation> locations = new ArrayList<>(mapOutputs.length);
     for (MapOutputLocation location : mapOutputs) {

@@ -1,6 +1,7 @@
 package io.vivace.cluster.session;
 
-import io.vivace.client.JobsClientProtocol;
+import io.vivace.scheduler.JobsClientProtocol;
+import io.vivace.cluster.ReadBackJobs;
 import io.vivace.conf.VivaceConf;
 import io.vivace.scheduler.JobRun;
 import io.vivace.submit.Submission;
@@ -58,7 +59,8 @@ final class SessionJobs extends JobsClientProtocol {
     this.conf = conf;
     this.dispatcher = dispatcher;
     this.clusterId = clusterId;
-    this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 1000;
+    // the grace, the dispatcher's wait for the executor's word beyond it, and the abort
+    this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 3000;
     this.localHistory = localHistory;
     this.history = new Path(VivaceConf.get(conf, "vivace.session.history.dir"));
   }
@@ -76,11 +78,18 @@ final class SessionJobs extends JobsClientProtocol {
   @Override
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
     Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
-    VivaceConf.check(submission.conf());
-    submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
-    commitOnlyAtTheEnd(submission.conf());
     JobRun[] holder = new JobRun[1];
-    JobRun job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
+    JobRun job;
+    try {
+      VivaceConf.check(submission.conf());
+      submission.conf().set("vivace.history.dir", localHistory.getAbsolutePath());
+      commitOnlyAtTheEnd(submission.conf());
+      job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
+    } catch (RuntimeException e) {
+      LOG.warn("Job " + jobId + " refused: " + e.getMessage());
+      ReadBackJobs.release(submission);
+      throw e;
+    }
     holder[0] = job;
     if (trackingBase != null) {
       job.trackAt(trackingBase + "job/" + jobId);
@@ -112,6 +121,10 @@ final class SessionJobs extends JobsClientProtocol {
   }
 
   private void finished(JobRun job) {
+    org.apache.hadoop.mapreduce.JobStatus status = job.status();
+    LOG.info("Job " + job.id() + " ended " + status.getState() + " after "
+        + (status.getFinishTime() - status.getStartTime()) / 1000.0 + " s"
+        + (status.getFailureInfo().isEmpty() ? "" : ": " + status.getFailureInfo()));
     try {
       FileSystem fs = history.getFileSystem(conf);
       fs.mkdirs(history);
@@ -142,11 +155,16 @@ final class SessionJobs extends JobsClientProtocol {
     return now - lastActivityNanos > idleNanos;
   }
 
-  /** Kills every running job (the session is ending). */
-  void killAll(String reason) {
+  /** Kills every running job (the session is ending); returns how many were running. */
+  int killAll(String reason) {
+    int running = 0;
     for (JobRun job : jobs()) {
-      job.terminate(reason);
+      if (!job.isComplete()) {
+        running++;
+        job.terminate(reason);
+      }
     }
+    return running;
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.vivace.cluster.session;
 
+import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.SessionFiles;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionCredentials;
@@ -34,13 +36,20 @@ import org.slf4j.LoggerFactory;
  * The application master of a Vivace session on YARN: it serves Hadoop's job client protocol to the
  * session owner's clients and runs their jobs, many at once and one after another, on executor JVMs
  * it keeps warm in YARN containers ({@link ExecutorContainers}, {@link Dispatcher}); it ends when it
- * has been idle for {@code vivace.session.idle.timeout.ms}, or when asked.
+ * has been idle for {@code vivace.session.idle.timeout.ms}, when its owner stops it, or when its
+ * ResourceManager asks it to or cannot be reached for {@code vivace.session.rm.timeout.ms}
+ * ({@link SessionMonitor}). Whatever happens on the way out, it is gone a minute later.
  */
 public final class SessionMaster {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionMaster.class);
   private static final long MONITOR_INTERVAL_MILLIS = 100;
   private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
+  /** How long the ending session still answers clients once its jobs ended (they poll every second or so). */
+  private static final long CLIENT_LINGER_MILLIS = 3_000;
+  private static final long SHUTDOWN_LIMIT_MILLIS = 60_000;
+  /** How long after the grace an executor's word on an attempt asked to stop is waited for. */
+  private static final long STOP_REPORT_MARGIN_NANOS = 500_000_000L;
 
   private SessionMaster() {
   }
@@ -48,11 +57,12 @@ public final class SessionMaster {
   public static void main(String[] args) throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
-    conf.set(MRConfig.LOCAL_DIR, System.getenv(Environment.LOCAL_DIRS.name()));
+    ContainerDirs.useOwnFolders(conf); // never the folders of an executor on this node
     ContainerId container = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
     ApplicationId application = container.getApplicationAttemptId().getApplicationId();
     String host = System.getenv(Environment.NM_HOST.name());
     SessionAccess session = SessionCredentials.ofCurrentUser();
+    LOG.info("Vivace session " + application + " of " + session.owner() + " starts in " + container + " on " + host);
 
     ExecutorService steps = Executors.newFixedThreadPool(2, daemonThreads("vivace-session-step-"));
     Dispatcher dispatcher = new Dispatcher(steps, VivaceConf.getLong(conf, "vivace.session.locality.wait.ms"),
@@ -60,7 +70,22 @@ public final class SessionMaster {
     SessionJobs jobs = new SessionJobs(conf, dispatcher,
         application.getClusterTimestamp() + String.format("%04d", application.getId()),
         new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace-history"));
-    RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, session, jobs, dispatcher);
+    ExecutorContainers containers = new ExecutorContainers(new ExecutorContainers.Settings(
+        VivaceConf.getInt(conf, "vivace.session.executors.min"),
+        VivaceConf.getInt(conf, "vivace.session.executors.max"),
+        VivaceConf.getInt(conf, "vivace.session.executor.memory.mb"),
+        VivaceConf.getInt(conf, "vivace.session.executor.vcores"),
+        VivaceConf.getInt(conf, "vivace.session.executor.slots"),
+        VivaceConf.getLong(conf, "vivace.session.executor.idle.timeout.ms") * 1_000_000L),
+        ContainerSpec.decode(System.getenv(ContainerSpec.ENV)), executorTokens(session), dispatcher,
+        new AsyncYarnClients(conf, VivaceConf.getLong(conf, "vivace.session.rm.timeout.ms")));
+    long graceNanos = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L;
+    SessionMonitor monitor = new SessionMonitor(jobs, dispatcher, containers, new SessionMonitor.Timeouts(
+        VivaceConf.getLong(conf, "vivace.session.idle.timeout.ms") * 1_000_000L,
+        VivaceConf.getLong(conf, "vivace.session.executor.silence.timeout.ms") * 1_000_000L,
+        graceNanos + STOP_REPORT_MARGIN_NANOS,
+        VivaceConf.getLong(conf, "vivace.session.wait.report.ms") * 1_000_000L));
+    RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, session, jobs, dispatcher, monitor);
     server.start();
     int port = server.getListenerAddress().getPort();
     SessionWeb web = new SessionWeb("0.0.0.0", jobs, dispatcher, "Vivace session " + application + " of "
@@ -68,64 +93,58 @@ public final class SessionMaster {
     String trackingUrl = "http://" + host + ":" + web.port() + "/";
     jobs.trackAt(trackingUrl);
     LOG.info("Vivace session " + application + " of " + session.owner() + " serves clients and executors at "
-        + host + ":" + port);
-
-    ExecutorContainers containers = new ExecutorContainers(new ExecutorContainers.Settings(
-        VivaceConf.getInt(conf, "vivace.session.executors.min"),
-        VivaceConf.getInt(conf, "vivace.session.executors.max"),
-        VivaceConf.getInt(conf, "vivace.session.executor.memory.mb"),
-        VivaceConf.getInt(conf, "vivace.session.executor.vcores"),
-        VivaceConf.getInt(conf, "vivace.session.executor.slots"),
-        VivaceConf.getLong(conf, "vivace.session.executor.idle.timeout.ms") * 1_000_000L,
-        host + ":" + port),
-        ContainerSpec.decode(System.getenv(ContainerSpec.ENV)), executorTokens(session), dispatcher, conf);
+        + host + ":" + port + ", its page at " + trackingUrl);
     containers.start(host, port, trackingUrl);
 
-    long idleNanos = VivaceConf.getLong(conf, "vivace.session.idle.timeout.ms") * 1_000_000L;
-    long silenceNanos = VivaceConf.getLong(conf, "vivace.session.executor.silence.timeout.ms") * 1_000_000L;
     String why;
-    while (true) {
+    while ((why = monitor.tick(System.nanoTime())) == null) {
       Thread.sleep(MONITOR_INTERVAL_MILLIS);
-      long now = System.nanoTime();
-      jobs.watch(now);
-      for (int executor : dispatcher.silentExecutors(now, silenceNanos)) {
-        dispatcher.executorLost(executor, "it asked for no work for "
-            + silenceNanos / 1_000_000_000L + " s");
-      }
-      containers.balance(now);
-      if (containers.shutdownRequested()) {
-        why = "the ResourceManager asked the session to end";
-        break;
-      }
-      if (jobs.idleFor(now, idleNanos)) {
-        why = "idle for " + idleNanos / 1_000_000_000L + " s (vivace.session.idle.timeout.ms)";
-        break;
-      }
     }
     LOG.info("The session ends: " + why);
-    jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
+    haltAfter(SHUTDOWN_LIMIT_MILLIS, "the session did not end within " + SHUTDOWN_LIMIT_MILLIS / 1000 + " s");
+    int killed = jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
     long deadline = System.nanoTime() + SHUTDOWN_WAIT_MILLIS * 1_000_000L;
     while (!jobs.idleFor(System.nanoTime(), 0) && System.nanoTime() < deadline) {
+      monitor.tick(System.nanoTime()); // gives up on attempts that do not stop
       Thread.sleep(MONITOR_INTERVAL_MILLIS);
+    }
+    if (killed > 0) {
+      Thread.sleep(CLIENT_LINGER_MILLIS); // clients polling their jobs see them end, and why
     }
     dispatcher.shutDown();
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
     containers.stop(FinalApplicationStatus.SUCCEEDED, "session ended: " + why);
     server.stop();
     web.stop();
-    forgetSession(conf, session);
+    if (containers.resourceManagerLost() == null) {
+      forgetSession(conf, session);
+    }
     steps.shutdownNow();
     steps.awaitTermination(1, TimeUnit.SECONDS);
+    LOG.info("The session ended");
     System.exit(0);
+  }
+
+  /** Halts the JVM after {@code millis} if it has not exited by then (a cluster gone can hang its clients). */
+  private static void haltAfter(long millis, String why) {
+    Thread watchdog = new Thread(() -> {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        return;
+      }
+      LOG.error(why + "; halting");
+      Runtime.getRuntime().halt(1);
+    }, "vivace-session-shutdown-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
   }
 
   /** Removes the session's secret and files from the owner's home (as the owner). */
   private static void forgetSession(YarnConfiguration conf, SessionAccess session) {
     try {
       UserGroupInformation.createRemoteUser(session.owner()).doAs((PrivilegedExceptionAction<Void>) () -> {
-        SessionSecretStore.forCluster(conf).delete(session.owner(), session.sessionId());
-        FileSystem fs = FileSystem.get(conf);
-        fs.delete(new Path(fs.getHomeDirectory(), ".vivace/sessions/" + session.sessionId()), true);
+        SessionFiles.forget(conf, session.owner(), session.sessionId());
         return null;
       });
     } catch (Exception e) {

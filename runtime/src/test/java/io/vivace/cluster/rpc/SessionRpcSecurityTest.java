@@ -46,7 +46,7 @@ class SessionRpcSecurityTest {
 
   private InetSocketAddress start(Configuration conf) throws Exception {
     server = SessionRpc.server(conf, "127.0.0.1", 2, new SessionAccess(SESSION, "alice", secret, ORIGIN),
-        clients.protocol, executors);
+        clients.protocol, executors, new RefusingControl());
     server.start();
     address = NetUtils.getConnectAddress(server);
     return address;

@@ -1,6 +1,5 @@
-package io.vivace.client;
+package io.vivace.scheduler;
 
-import io.vivace.scheduler.JobRun;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -27,7 +26,7 @@ import org.apache.hadoop.security.token.Token;
 /**
  * Hadoop's job client protocol over a set of Vivace jobs ({@link JobRun}s): status, counters,
  * kills, reports and events, the same whether the jobs run in this JVM's engine
- * ({@link VivaceClientProtocol}) or in a session on a cluster, whose application master serves this
+ * ({@code client/VivaceClientProtocol}) or in a session on a cluster, whose application master serves this
  * protocol to remote clients. Subclasses say where jobs come from and where they are staged.
  */
 public abstract class JobsClientProtocol implements ClientProtocol {
