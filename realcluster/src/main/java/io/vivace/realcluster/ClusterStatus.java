@@ -7,6 +7,8 @@ import java.util.Optional;
 /** {@code vivace cluster status}: the hosts, their daemons and pids, the links. */
 final class ClusterStatus {
 
+  private static final String ROW = "%-16s %-16s %-14s %-16s %-9s %s%n";
+
   private ClusterStatus() {}
 
   /** Prints the cluster; true when every daemon runs. */
@@ -21,13 +23,13 @@ final class ClusterStatus {
         ? "network namespaces on bridge " + state.bridge() + " (" + state.subnetCidr() + ")"
         : "loopback (--no-netns)") + ", links " + (state.link().shaped() ? state.link() + " each way"
         : "unshaped") + ", YARN " + state.cores() + " vcores and " + state.memoryMb() + " MB per worker");
-    out.printf("%-16s %-14s %-16s %-9s %s%n", "HOST", "ADDRESS", "DAEMON", "PID", "STATE");
+    out.printf(ROW, "HOST", "HOSTNAME", "ADDRESS", "DAEMON", "PID", "STATE");
     boolean allRunning = true;
     for (Host host : state.hosts()) {
       for (Daemon daemon : host.daemons()) {
         Optional<Long> pid = ClusterProcesses.daemonPid(files, host, daemon);
         allRunning &= pid.isPresent();
-        out.printf("%-16s %-14s %-16s %-9s %s%n", host.hostname(), host.address(), daemon.command,
+        out.printf(ROW, host.name(), host.hostname(), host.address(), daemon.command,
             pid.map(String::valueOf).orElse("-"), pid.isPresent() ? "running" : "stopped");
       }
     }

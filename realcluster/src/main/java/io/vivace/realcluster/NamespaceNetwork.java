@@ -25,6 +25,8 @@ final class NamespaceNetwork {
   static final Path NETNS_ETC = Path.of("/etc/netns");
   static final Path NETNS_RUN = Path.of("/run/netns");
   private static final Path ALLOCATION_LOCK = Path.of("/run/lock/vivace-cluster.lock");
+  /** The htb class's quantum: one class only, so any value above a packet does; set, htb warns. */
+  private static final String QUANTUM = "60000";
   /** Inside each namespace, the host's end of its veth pair. */
   static final String HOST_INTERFACE = "eth0";
 
@@ -122,7 +124,7 @@ final class NamespaceNetwork {
     String burst = Long.toString(link.burstBytes());
     run(tc, "qdisc", "replace", "dev", device, "root", "handle", "1:", "htb", "default", "1");
     run(tc, "class", "replace", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate,
-        "ceil", rate, "burst", burst, "cburst", burst);
+        "ceil", rate, "burst", burst, "cburst", burst, "quantum", QUANTUM);
   }
 
   private static void run(List<String> prefix, String... args) throws IOException {
