@@ -99,7 +99,8 @@ final class ClusterUp {
     note("starting the NameNode on " + master.hostname());
     started.put(Readiness.key(master, Daemon.NAMENODE), launcher.start(master, Daemon.NAMENODE));
     readiness.waitForNameNode();
-    note("starting the ResourceManager, " + state.workers().size() + " DataNodes and NodeManagers");
+    note("starting the ResourceManager and the DataNode and NodeManager of " + state.workers().size()
+        + " workers");
     started.put(Readiness.key(master, Daemon.RESOURCEMANAGER), launcher.start(master, Daemon.RESOURCEMANAGER));
     for (Host worker : state.workers()) {
       for (Daemon daemon : worker.daemons()) {
