@@ -139,12 +139,8 @@ class ClusterBench(Bench):
         command = [str(vb.VIVACE), "session", *self.session_options,
                    "-D", f"vivace.session.executors.min={nodes}", "-D", f"vivace.session.executors.max={nodes}",
                    "-D", "vivace.session.idle.timeout.ms=86400000", "start", SESSION]
-        # The sleep job's job jar is Apache's tests jar and its input format is in the workloads
-        # jar, so the session's class path must hold the workloads jar; the client that starts the
-        # session uploads its own class path (HADOOP_CLASSPATH included).
-        env = dict(self.env, HADOOP_CLASSPATH=f"{vb.WORKLOADS_JAR}:{self.examples}")
         start = time.monotonic()
-        started = subprocess.run(command, capture_output=True, text=True, env=env)
+        started = subprocess.run(command, capture_output=True, text=True, env=self.env)
         self.session_start_s = time.monotonic() - start
         (self.work / "session-start.log").write_text(started.stderr + started.stdout)
         if started.returncode != 0:

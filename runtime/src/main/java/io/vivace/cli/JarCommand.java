@@ -6,7 +6,8 @@ import java.util.Arrays;
 /**
  * {@code jar JAR [MainClass] [args...]}: runs a job jar as {@code hadoop jar} does. As there, the
  * manifest's Main-Class wins; the argument after the jar names the main class only when the
- * manifest has none, and every other argument goes to the program unchanged.
+ * manifest has none, and every other argument goes to the program unchanged. Its jobs run on
+ * Vivace unless the command line names another framework ({@link VivaceFramework}).
  */
 final class JarCommand {
 
@@ -15,6 +16,7 @@ final class JarCommand {
       throw new LaunchException(VivaceCli.USAGE);
     }
     JobJar jar = JobJar.open(Path.of(args[0]));
+    VivaceFramework.makeDefault();
     int programArgsStart = 1;
     String mainClassName = jar.manifestMainClass().orElse(null);
     if (mainClassName == null) {

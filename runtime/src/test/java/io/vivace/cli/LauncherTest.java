@@ -563,17 +563,71 @@ class LauncherTest {
 
   @Test
   void programsExitCodeIsTheLaunchersAndUserConfDirReplacesVivaces() throws Exception {
-    Path confDir = Files.createDirectories(workDir.resolve("my-conf"));
-    Files.writeString(confDir.resolve("mapred-site.xml"), """
-        <?xml version="1.0"?>
-        <configuration>
-          <property><name>mapreduce.framework.name</name><value>from-my-conf</value></property>
-        </configuration>
-        """);
+    Path confDir = clusterLikeConfDir();
     VivaceScript.Result result = vivace().env("HADOOP_CONF_DIR", confDir.toString())
         .run("jar", toolJar.toString(), "-D", "launchertest.exit=3");
     assertEquals(3, result.exitCode(), result.describe());
-    assertTrue(result.stdout().lines().toList().contains("framework=from-my-conf"),
-        result.describe());
+    assertTrue(result.stdout().lines().toList().contains("greeting=from-my-conf"), result.describe());
+  }
+
+  // ---- a cluster's client configuration: jobs still run on Vivace unless the command line says
+
+  @Test
+  void aSiteFilesFrameworkGivesWayToVivaceAndTheCommandLinesToNone() throws Exception {
+    Path confDir = clusterLikeConfDir();
+    VivaceScript.Result bySite = vivace().env("HADOOP_CONF_DIR", confDir.toString())
+        .run("jar", toolJar.toString());
+    assertEquals(0, bySite.exitCode(), bySite.describe());
+    assertTrue(bySite.stdout().lines().toList().contains("framework=vivace"), bySite.describe());
+
+    VivaceScript.Result byCommandLine = vivace().env("HADOOP_CONF_DIR", confDir.toString())
+        .run("jar", toolJar.toString(), "-D", "mapreduce.framework.name=local");
+    assertEquals(0, byCommandLine.exitCode(), byCommandLine.describe());
+    assertTrue(byCommandLine.stdout().lines().toList().contains("framework=local"),
+        byCommandLine.describe());
+  }
+
+  @Test
+  void wordcountWithAClustersConfigurationRunsOnVivace() throws Exception {
+    Path input = Files.createDirectories(workDir.resolve("in"));
+    Files.writeString(input.resolve("one.txt"), "to be or not to be\n");
+    Path output = workDir.resolve("out");
+
+    VivaceScript.Result result = vivace().env("HADOOP_CONF_DIR", clusterLikeConfDir().toString())
+        .run(concat(new String[] {"jar", VivaceScript.examplesJar().toString(), "wordcount"},
+            jobOptions(), new String[] {input.toString(), output.toString()}));
+
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(expectedWordCounts(input), wordCountsIn(output));
+    assertTrue(!result.stderr().contains("ResourceManager") && !result.stderr().contains("job_local"),
+        "the job must run on Vivace, not on the site's YARN\n" + result.describe());
+  }
+
+  /**
+   * A configuration folder as a cluster hands its users: {@code mapreduce.framework.name=yarn}, a
+   * ResourceManager (here none listens there, and the client gives up on it at once).
+   */
+  private Path clusterLikeConfDir() throws IOException {
+    Path confDir = Files.createDirectories(workDir.resolve("my-conf"));
+    Files.writeString(confDir.resolve("core-site.xml"), """
+        <?xml version="1.0"?>
+        <configuration>
+          <property><name>launchertest.greeting</name><value>from-my-conf</value></property>
+        </configuration>
+        """);
+    Files.writeString(confDir.resolve("mapred-site.xml"), """
+        <?xml version="1.0"?>
+        <configuration>
+          <property><name>mapreduce.framework.name</name><value>yarn</value></property>
+        </configuration>
+        """);
+    Files.writeString(confDir.resolve("yarn-site.xml"), """
+        <?xml version="1.0"?>
+        <configuration>
+          <property><name>yarn.resourcemanager.address</name><value>127.0.0.1:9</value></property>
+          <property><name>yarn.resourcemanager.connect.max-wait.ms</name><value>1000</value></property>
+        </configuration>
+        """);
+    return confDir;
   }
 }

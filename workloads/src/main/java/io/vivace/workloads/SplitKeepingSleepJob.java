@@ -16,6 +16,10 @@ import org.apache.hadoop.util.ToolRunner;
  * number of maps from its own key. Apache's local runner overwrites {@code mapreduce.job.maps}
  * with 1, which SleepJob's own input format reads, so {@code sleep -m 5000} would run one map
  * there; with this job both systems run the maps asked for.
+ *
+ * <p>Its job jar is this class's (the workloads jar), which holds its input format; SleepJob's
+ * mapper and reducer come from Apache's jobclient tests jar, which a Hadoop installation has on
+ * every task's class path ({@code share/hadoop/mapreduce}) and {@code ./vivace classpath} ends with.
  */
 public class SplitKeepingSleepJob extends SleepJob {
 
@@ -33,6 +37,8 @@ public class SplitKeepingSleepJob extends SleepJob {
         reduceSleepCount, name);
     job.getConfiguration().setInt(MAPS, numMapper);
     job.setInputFormatClass(SplitCountInputFormat.class);
+    // SleepJob names its own jar, which lacks the input format above.
+    job.setJarByClass(SplitKeepingSleepJob.class);
     return job;
   }
 

@@ -1,0 +1,74 @@
+package io.vivace.realcluster;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * {@code vivace cluster up|down|status|classpath --dir DIR ...}: a real Apache Hadoop cluster on
+ * this machine (docs/real-cluster.md). Exit status: 0 done (for {@code status}: every daemon runs),
+ * 1 failed (for {@code status}: not up), 2 a bad command line, 3 network namespaces cannot be made
+ * here ({@code --no-netns} can run the same daemons on loopback).
+ */
+public final class ClusterCommand {
+
+  static final int NAMESPACES_UNAVAILABLE = 3;
+
+  private ClusterCommand() {}
+
+  public static void main(String[] args) {
+    ClusterOptions options;
+    try {
+      options = ClusterOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("cluster: " + e.getMessage());
+      System.err.println(ClusterOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    ClusterFiles files = new ClusterFiles(options.dir());
+    // Hadoop's clients here only wait for the daemons: their retries are not news.
+    if (System.getProperty("hadoop.root.logger") == null) {
+      System.setProperty("hadoop.root.logger", "WARN,console");
+    }
+    // Before anything looks a name up: this JVM is a client of the hosts like any other.
+    System.setProperty("jdk.net.hosts.file", files.clientHosts().toString());
+    try {
+      System.exit(run(options, files));
+    } catch (NamespacesUnavailableException e) {
+      System.err.println("cluster: network namespaces cannot be made here: " + e.getMessage()
+          + "; run as root, or add --no-netns for the same daemons on loopback ports");
+      System.exit(NAMESPACES_UNAVAILABLE);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("cluster: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static int run(ClusterOptions options, ClusterFiles files) throws IOException {
+    switch (options.command()) {
+      case STATUS:
+        return ClusterStatus.print(files, System.out) ? 0 : 1;
+      case CLASSPATH:
+        System.out.println(new HadoopInstall(files.hadoopHome()).classPath(files.clientConf()));
+        return 0;
+      default:
+        break;
+    }
+    Files.createDirectories(files.dir());
+    try (FileChannel channel = FileChannel.open(files.lock(), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE); FileLock lock = channel.tryLock()) {
+      if (lock == null) {
+        throw new IOException("another `vivace cluster` command is working on " + files.dir());
+      }
+      if (options.command() == ClusterOptions.Command.UP) {
+        new ClusterUp(options).run();
+      } else {
+        new ClusterDown(files).run();
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,530 @@
+package io.vivace.realcluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringTokenizer;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A real Apache Hadoop cluster on this machine ({@code ./vivace cluster up}: a master and two
+ * worker hosts, each its own network namespace, links shaped to 1 Gbit/s each way), and on it, as
+ * a user would run them from outside the hosts: Apache's example jobs on a Vivace session and on
+ * MapReduce on YARN with byte-identical outputs, the sleep job with nothing but its job jar, and
+ * the commands of docs/cluster.md and docs/hadoop-cluster.md as written (the latter with the release
+ * tarball the build made). Then {@code down}, which must leave nothing. Skipped where network
+ * namespaces cannot be made (not root).
+ */
+@Tag("slow")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RealClusterTest {
+
+  private static final Path HOME = Path.of(System.getProperty("vivace.home")).toAbsolutePath().normalize();
+  private static final Path LAUNCHER = HOME.resolve("vivace");
+  private static final Path EXAMPLES = HOME.resolve("runtime/target/hadoop/jobs/hadoop-mapreduce-examples.jar");
+  private static final Path WORKLOADS = HOME.resolve("workloads/target/vivace-workloads.jar");
+  private static final Path RELEASE = Path.of(System.getProperty("vivace.release")).toAbsolutePath().normalize();
+  private static final Path TEXT = HOME.resolve("docs");
+  private static final List<String> TEXT_FILES = List.of("architecture.md", "performance.md", "cluster.md");
+  private static final int TERAGEN_ROWS = 50_000;
+  /** The engines, each with what names it on the command line: the comparison is one flag. */
+  private static final Map<String, List<String>> ENGINES = new LinkedHashMap<>();
+
+  static {
+    ENGINES.put("vivace-yarn", List.of("-D", "vivace.master=yarn"));
+    ENGINES.put("mapreduce-yarn", List.of("-D", "mapreduce.framework.name=yarn"));
+  }
+
+  private final Path target = Path.of("target").toAbsolutePath();
+  private final Path dir = target.resolve("real-cluster");
+  private final Path work = target.resolve("real-cluster-work");
+  private final List<String> workers = new ArrayList<>();
+  private final List<String> hosts = new ArrayList<>();
+  private String bridge;
+  private Host master;
+  private boolean wordCountInputPut;
+
+  @BeforeAll
+  void up() throws Exception {
+    cluster("down", "--dir", dir.toString()); // what an earlier, interrupted run left
+    deleteTree(dir); // and its HDFS: a cluster starts empty here
+    deleteTree(work);
+    Files.createDirectories(work);
+    Run.Result up = timed("up", () -> cluster("up", "--dir", dir.toString(), "--hosts", "2", "--link", "1gbit"));
+    Assumptions.assumeFalse(up.exitCode() == ClusterCommand.NAMESPACES_UNAVAILABLE,
+        () -> "network namespaces cannot be made here: " + up.stderr().strip());
+    assertEquals(0, up.exitCode(), up.describe());
+    ClusterState state = ClusterState.load(dir.resolve("cluster.properties")).orElseThrow();
+    state.hosts().forEach(h -> hosts.add(h.name()));
+    state.workers().forEach(h -> workers.add(h.hostname()));
+    bridge = state.bridge();
+    master = state.master();
+  }
+
+  @AfterAll
+  void downAnyway() throws Exception {
+    cluster("down", "--dir", dir.toString());
+  }
+
+  @Test
+  @Order(1)
+  void everyHostRunsItsDaemonsInItsNamespaceUnderItsNameBehindAShapedLink() throws Exception {
+    Run.Result status = cluster("status", "--dir", dir.toString());
+    assertEquals(0, status.exitCode(), status.describe());
+    String[] daemons = {"namenode", "resourcemanager", "historyserver", "datanode", "nodemanager",
+        "datanode", "nodemanager"};
+    List<String[]> rows = status.stdout().lines().filter(l -> l.endsWith(" running"))
+        .map(l -> l.trim().split("\\s+")).toList();
+    assertEquals(daemons.length, rows.size(), status.describe());
+    for (int i = 0; i < rows.size(); i++) {
+      String[] row = rows.get(i); // HOST HOSTNAME ADDRESS DAEMON PID STATE
+      assertEquals(daemons[i], row[3], status.describe());
+      assertTrue(row[2].startsWith("198.18."), "addresses in 198.18.0.0/15 only: " + status.stdout());
+      long pid = Long.parseLong(row[4]);
+      assertEquals(row[0], run("ip", "netns", "identify", Long.toString(pid)).stdout().strip(),
+          "the " + row[3] + " runs in its host's namespace");
+      assertEquals(row[1], run("nsenter", "-t", Long.toString(pid), "-u", "hostname").stdout().strip(),
+          "the " + row[3] + " runs under its host's name");
+    }
+    assertEquals(hosts.size(), status.stdout().lines().filter(l -> l.contains("rate 1Gbit ceil 1Gbit")).count(),
+        "every host's link is shaped:\n" + status.stdout());
+    for (String host : hosts) {
+      String inside = run("tc", "-n", host, "class", "show", "dev", "eth0").stdout();
+      assertTrue(inside.contains("rate 1Gbit"), "the link out of " + host + " is shaped too: " + inside);
+      assertTrue(Files.readString(Path.of("/etc/netns", host, "hosts")).contains(host));
+    }
+    String mapredSite = Files.readString(dir.resolve("conf/mapred-site.xml"));
+    assertTrue(mapredSite.contains("<name>mapreduce.framework.name</name><value>yarn</value>"), mapredSite);
+  }
+
+  @Test
+  @Order(2)
+  void apachesExamplesWriteTheSameBytesOnAVivaceSessionAsOnMapReduceOnYarn() throws Exception {
+    fs("-put", localText().toString(), "/proof-text");
+    // The engines side by side, and each one's wordcount beside its terasort: every chain waits on
+    // its own daemons and JVMs most of the time.
+    ExecutorService pool = Executors.newFixedThreadPool(2 * ENGINES.size());
+    Map<String, Future<Run.Result>> terasorts = new LinkedHashMap<>();
+    List<Future<Run.Result>> wordcounts = new ArrayList<>();
+    try {
+      for (Map.Entry<String, List<String>> engine : ENGINES.entrySet()) {
+        String name = engine.getKey();
+        List<String> flag = engine.getValue();
+        terasorts.put(name, pool.submit(() -> teraChain(name, flag)));
+        wordcounts.add(pool.submit(() -> timed(name + ": wordcount",
+            () -> examples(flag, "wordcount", "/proof-text", "/proof/" + name + "/wordcount"))));
+      }
+      for (Future<Run.Result> job : wordcounts) {
+        job.get();
+      }
+      for (Future<Run.Result> sort : terasorts.values()) {
+        sort.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    timed("fetching the outputs", () -> fs("-get", "/proof/vivace-yarn", "/proof/mapreduce-yarn", work.toString()));
+    Path vivace = work.resolve("vivace-yarn");
+    Path mapreduce = work.resolve("mapreduce-yarn");
+    for (String output : List.of("teragen", "terasort", "teravalidate", "wordcount")) {
+      assertSameParts(mapreduce.resolve(output), vivace.resolve(output));
+    }
+    assertEquals(TERAGEN_ROWS * 100L, partBytes(vivace.resolve("terasort")));
+    String validation = Files.readString(vivace.resolve("teravalidate/part-r-00000"));
+    assertTrue(validation.startsWith("checksum\t") && !validation.contains("misorder"), validation);
+    assertEquals(expectedWordCounts(), wordCounts(vivace.resolve("wordcount")));
+
+    assertMapsRanDataLocalOnTheWorkers(terasorts.get("vivace-yarn").get(),
+        jobId -> historyHosts("/tmp/vivace/history/" + jobId + ".jsonl"));
+    assertMapsRanDataLocalOnTheWorkers(terasorts.get("mapreduce-yarn").get(), this::historyServerHosts);
+  }
+
+  /** teragen, terasort and teravalidate on one engine; returns the terasort's run. */
+  private Run.Result teraChain(String engine, List<String> flag) throws Exception {
+    String out = "/proof/" + engine;
+    return timed(engine + ": teragen, terasort, teravalidate", () -> {
+      examples(flag, "teragen", "-D", "mapreduce.job.maps=2", Integer.toString(TERAGEN_ROWS), out + "/teragen");
+      // Without TeraScheduler, which gives each split one of its block's hosts, a split lists
+      // every host that holds its block: here both workers (below).
+      Run.Result sort = examples(flag, "terasort", "-D", "mapreduce.job.reduces=2",
+          "-D", "mapreduce.terasort.use.terascheduler=false", out + "/teragen", out + "/terasort");
+      examples(flag, "teravalidate", out + "/terasort", out + "/teravalidate");
+      return sort;
+    });
+  }
+
+  @Test
+  @Order(3)
+  void theSleepJobRunsOnTheSessionWithNothingButItsJobJar() throws Exception {
+    Run.Result sleep = timed("the sleep job", () -> vivace("jar", WORKLOADS.toString(), "io.vivace.workloads.SplitKeepingSleepJob",
+        "-D", "vivace.master=yarn", "-m", "3", "-r", "1", "-mt", "1", "-rt", "1"));
+    assertEquals(0, sleep.exitCode(), sleep.describe());
+    assertEquals(3, counter(sleep, "Launched map tasks"), sleep.describe());
+  }
+
+  /** docs/cluster.md's first commands, as written, with a real job jar for "my-job.jar". */
+  @Test
+  @Order(4)
+  void theClusterPagesCommandsRunAsWritten() throws Exception {
+    putWordCountInput();
+    String block = DocCommands.shellBlocks(HOME.resolve("docs/cluster.md")).get(0);
+    String script = DocCommands.substitute(block, Map.of(
+        "/etc/hadoop/conf", dir.resolve("conf").toString(),
+        "./vivace", LAUNCHER.toString(),
+        "my-job.jar", EXAMPLES + " wordcount"));
+    Run.Result result = timed("docs/cluster.md's commands", () -> bash(script, work));
+    assertEquals(0, result.exitCode(), result.describe());
+    assertTrue(result.stdout().lines().anyMatch(l -> l.contains("\tdefault\tRUNNING\t")),
+        "session list names the session the job started:\n" + result.describe());
+    fs("-get", "out", work.resolve("cluster-page-out").toString());
+    assertEquals(expectedWordCounts(), wordCounts(work.resolve("cluster-page-out")));
+  }
+
+  /**
+   * docs/hadoop-cluster.md's commands, as written: the release unpacked, a job through Apache's
+   * {@code hadoop jar} (RunJar on the cluster's class path and the release's lib/*), then through
+   * the release's own launcher. The session the earlier tests
+   * used is stopped first, so the first of these jobs starts one from its own class path.
+   */
+  @Test
+  @Order(5)
+  void theInstallPagesCommandsRunAsWrittenWithTheRelease() throws Exception {
+    assertTrue(Files.isRegularFile(RELEASE), "the build made no release " + RELEASE);
+    putWordCountInput();
+    Run.Result stopped = timed("stopping the session", () -> vivace("session", "stop"));
+    assertEquals(0, stopped.exitCode(), stopped.describe());
+
+    Path opt = Files.createDirectories(work.resolve("opt"));
+    Path hadoopHome = dir.resolve("hadoop");
+    StringBuilder script = new StringBuilder()
+        .append("export HADOOP_HOME=").append(hadoopHome).append('\n')
+        .append("export HADOOP_CONF_DIR=").append(dir.resolve("conf")).append('\n')
+        .append("export HADOOP_CLIENT_OPTS=\"").append(hostsOption()).append("\"\n")
+        .append("export VIVACE_CDS=off\n")
+        // Apache's `hadoop jar`: RunJar, the configuration folder, the installation's jars in the
+        // order `hadoop classpath` prints them, then HADOOP_CLASSPATH; hadoop-env.sh read first.
+        .append("hadoop() {\n")
+        .append("  [[ $1 == jar ]] || { echo \"this hadoop runs jar only\" >&2; return 2; }\n")
+        .append("  shift\n")
+        .append("  [[ -f $HADOOP_CONF_DIR/hadoop-env.sh ]] && . \"$HADOOP_CONF_DIR/hadoop-env.sh\"\n")
+        .append("  local share=$HADOOP_HOME/share/hadoop\n")
+        .append("  \"").append(Path.of(System.getProperty("java.home"), "bin", "java"))
+        .append("\" ${HADOOP_OPTS:-} ${HADOOP_CLIENT_OPTS:-} -cp \"$HADOOP_CONF_DIR:$share/common/lib/*:")
+        .append("$share/common/*:$share/hdfs:$share/hdfs/lib/*:$share/hdfs/*:$share/mapreduce/*:")
+        .append("$share/yarn:$share/yarn/lib/*:$share/yarn/*:${HADOOP_CLASSPATH:-}\" ")
+        .append("org.apache.hadoop.util.RunJar \"$@\"\n")
+        .append("}\n");
+    String commands = String.join("", DocCommands.shellBlocks(HOME.resolve("docs/hadoop-cluster.md")));
+    script.append(DocCommands.substitute(commands, Map.of(
+        "/opt", opt.toString(),
+        "/etc/hadoop/conf", dir.resolve("conf").toString())));
+    Run.Result result = timed("docs/hadoop-cluster.md's commands", () -> bash(script.toString(), RELEASE.getParent()));
+    assertEquals(0, result.exitCode(), result.describe());
+    Map<String, Integer> expected = expectedWordCounts();
+    for (String out : List.of("out-hadoop-jar", "out-vivace")) {
+      fs("-get", out, work.resolve(out).toString());
+      assertEquals(expected, wordCounts(work.resolve(out)), out);
+    }
+  }
+
+  @Test
+  @Order(6)
+  void downLeavesNoProcessNamespaceLinkOrHostsFile() throws Exception {
+    Run.Result down = timed("down", () -> cluster("down", "--dir", dir.toString()));
+    assertEquals(0, down.exitCode(), down.describe());
+    String namespaces = run("ip", "netns", "list").stdout();
+    String links = run("ip", "-o", "link", "show").stdout();
+    for (String host : hosts) {
+      assertFalse(namespaces.contains(host), "namespace " + host + " left:\n" + namespaces);
+      assertFalse(links.contains(" " + host + "@") || links.contains(" " + host + ":"), "link " + host + " left");
+      assertFalse(Files.exists(Path.of("/etc/netns", host)), "/etc/netns/" + host + " left");
+    }
+    assertFalse(links.contains(" " + bridge + ":"), "bridge " + bridge + " left:\n" + links);
+    assertEquals(List.of(), processesNaming(dir), "processes of the cluster left");
+    Run.Result status = cluster("status", "--dir", dir.toString());
+    assertEquals(1, status.exitCode(), status.describe());
+    assertTrue(status.stdout().contains("no cluster"), status.describe());
+  }
+
+  // ---- checks
+
+  private static void assertSameParts(Path expected, Path actual) throws IOException {
+    List<String> names = partNames(expected);
+    assertFalse(names.isEmpty(), "no part files in " + expected);
+    assertEquals(names, partNames(actual), "part files of " + actual + " against " + expected);
+    for (String name : names) {
+      assertArrayEquals(Files.readAllBytes(expected.resolve(name)), Files.readAllBytes(actual.resolve(name)),
+          actual.resolve(name) + " differs from " + expected.resolve(name));
+    }
+    assertTrue(Files.exists(actual.resolve("_SUCCESS")), "no _SUCCESS in " + actual);
+  }
+
+  private static List<String> partNames(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("part-")).sorted().toList();
+    }
+  }
+
+  private static long partBytes(Path dir) throws IOException {
+    long bytes = 0;
+    for (String name : partNames(dir)) {
+      bytes += Files.size(dir.resolve(name));
+    }
+    return bytes;
+  }
+
+  /**
+   * Every block of the input is on both workers (replication 2) and every split lists both, so a
+   * map that ran on a worker ran where its data is: the job's locality counters say so only if the
+   * engine names the hosts as HDFS does. The attempts' hosts come from what each engine keeps of
+   * the job.
+   */
+  private void assertMapsRanDataLocalOnTheWorkers(Run.Result sort, HostsOfJob hostsOf) throws Exception {
+    int maps = counter(sort, "Launched map tasks");
+    assertTrue(maps >= 1, sort.describe());
+    assertEquals(maps, counter(sort, "Data-local map tasks"), "every map data-local\n" + sort.describe());
+    String jobId = jobId(sort);
+    Set<String> attemptHosts = Set.of();
+    for (int tries = 0; tries < 30 && attemptHosts.isEmpty(); tries++) {
+      if (tries > 0) {
+        Thread.sleep(2_000); // the history is written as the job ends
+      }
+      attemptHosts = hostsOf.of(jobId);
+    }
+    assertFalse(attemptHosts.isEmpty(), jobId + ": no attempt hosts");
+    assertTrue(workers.containsAll(attemptHosts), jobId + "'s attempts ran on " + attemptHosts
+        + ", the workers are " + workers);
+  }
+
+  interface HostsOfJob {
+    Set<String> of(String jobId) throws Exception;
+  }
+
+  /** The hosts Vivace's job history on HDFS names: each attempt's executor and its host. */
+  private Set<String> historyHosts(String path) throws Exception {
+    return matches(Pattern.compile("\"slot\":\"executor \\d+ \\(([^,]+),"), fsQuiet("-cat", path));
+  }
+
+  /** The hosts of the job's map attempts, from the JobHistory server's REST API. */
+  private Set<String> historyServerHosts(String jobId) throws Exception {
+    String jobs = "http://" + master.address() + ":" + master.port(Daemon.Port.JHS_WEB)
+        + "/ws/v1/history/mapreduce/jobs/" + jobId;
+    Set<String> hosts = new TreeSet<>();
+    for (String task : matches(Pattern.compile("\"id\"\\s*:\\s*\"(task_[^\"]+)\""), get(jobs + "/tasks?type=m"))) {
+      hosts.addAll(matches(Pattern.compile("\"nodeHttpAddress\"\\s*:\\s*\"([^\":]+)"),
+          get(jobs + "/tasks/" + task + "/attempts")));
+    }
+    return hosts;
+  }
+
+  private static String get(String url) {
+    try {
+      HttpURLConnection connection = (HttpURLConnection) new URL(url).openConnection();
+      connection.setRequestProperty("Accept", "application/json");
+      try (var in = connection.getInputStream()) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } finally {
+        connection.disconnect();
+      }
+    } catch (IOException e) {
+      return ""; // not there yet
+    }
+  }
+
+  private static Set<String> matches(Pattern pattern, String text) {
+    Set<String> found = new TreeSet<>();
+    Matcher m = pattern.matcher(text);
+    while (m.find()) {
+      found.add(m.group(1));
+    }
+    return found;
+  }
+
+  private static int counter(Run.Result job, String name) {
+    Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "=(\\d+)").matcher(job.stderr());
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  private static String jobId(Run.Result job) {
+    Matcher m = Pattern.compile("Job (job_\\d+_\\d+) completed successfully").matcher(job.stderr());
+    assertTrue(m.find(), "no job id in\n" + job.describe());
+    return m.group(1);
+  }
+
+  private Map<String, Integer> expectedWordCounts() throws IOException {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (String file : TEXT_FILES) {
+      StringTokenizer words = new StringTokenizer(Files.readString(TEXT.resolve(file), StandardCharsets.UTF_8));
+      while (words.hasMoreTokens()) {
+        counts.merge(words.nextToken(), 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  private static Map<String, Integer> wordCounts(Path output) throws IOException {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (String name : partNames(output)) {
+      for (String line : Files.readAllLines(output.resolve(name), StandardCharsets.UTF_8)) {
+        int tab = line.lastIndexOf('\t');
+        counts.put(line.substring(0, tab), Integer.parseInt(line.substring(tab + 1)));
+      }
+    }
+    return counts;
+  }
+
+  private static List<Long> processesNaming(Path dir) throws IOException {
+    List<Long> found = new ArrayList<>();
+    String marker = dir + "/";
+    try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+      for (Path entry : entries.toList()) {
+        String name = entry.getFileName().toString();
+        if (name.chars().allMatch(Character::isDigit)
+            && ClusterProcesses.commandLine(Long.parseLong(name)).contains(marker)) {
+          found.add(Long.parseLong(name));
+        }
+      }
+    }
+    return found;
+  }
+
+  // ---- commands
+
+  /** The docs' relative paths ("in", "out") are under the user's home on HDFS. */
+  private void putWordCountInput() throws Exception {
+    if (!wordCountInputPut) {
+      fs("-mkdir", "-p", "/user/" + System.getProperty("user.name"));
+      fs("-put", localText().toString(), "in");
+      wordCountInputPut = true;
+    }
+  }
+
+  /** The text the word counts count, in a local folder of its own. */
+  private Path localText() throws IOException {
+    Path text = work.resolve("text");
+    if (!Files.isDirectory(text)) {
+      Files.createDirectories(text);
+      for (String file : TEXT_FILES) {
+        Files.copy(TEXT.resolve(file), text.resolve(file));
+      }
+    }
+    return text;
+  }
+
+  /** Runs a step and prints how long it took (the test's output file), for the suite's budget. */
+  private static <T> T timed(String step, Callable<T> work) throws Exception {
+    long start = System.nanoTime();
+    try {
+      return work.call();
+    } finally {
+      System.out.printf("%s: %.1f s%n", step, (System.nanoTime() - start) / 1e9);
+    }
+  }
+
+  private static void timed(String step, ThrowingRunnable work) throws Exception {
+    timed(step, () -> {
+      work.run();
+      return null;
+    });
+  }
+
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  private Run.Result examples(List<String> engine, String program, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("examples", program));
+    command.addAll(engine);
+    command.addAll(List.of(args));
+    Run.Result result = vivace(command.toArray(new String[0]));
+    assertEquals(0, result.exitCode(), result.describe());
+    return result;
+  }
+
+  private void fs(String... args) throws Exception {
+    String[] command = new String[args.length + 1];
+    command[0] = "fs";
+    System.arraycopy(args, 0, command, 1, args.length);
+    Run.Result result = vivace(command);
+    assertEquals(0, result.exitCode(), result.describe());
+  }
+
+  private String fsQuiet(String... args) throws Exception {
+    String[] command = new String[args.length + 1];
+    command[0] = "fs";
+    System.arraycopy(args, 0, command, 1, args.length);
+    return vivace(command).stdout();
+  }
+
+  /** {@code ./vivace ...} as a client outside the hosts, with the cluster's configuration. */
+  private Run.Result vivace(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+    command.addAll(List.of(args));
+    return new Run(command).env("HADOOP_CONF_DIR", dir.resolve("conf").toString())
+        .env("HADOOP_CLIENT_OPTS", hostsOption()).in(work).run();
+  }
+
+  /** {@code ./vivace cluster ...} on this module's own class path, built by this very build. */
+  private Run.Result cluster(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "cluster"));
+    command.addAll(List.of(args));
+    return new Run(command).env("VIVACE_CLASSPATH", System.getProperty("java.class.path"))
+        .timeoutSeconds(900).run();
+  }
+
+  private Run.Result bash(String script, Path directory) throws Exception {
+    return new Run(List.of("bash", "-euo", "pipefail", "-c", script)).env("HADOOP_CLIENT_OPTS", hostsOption())
+        .in(directory).timeoutSeconds(1800).run();
+  }
+
+  private static Run.Result run(String... command) throws Exception {
+    return new Run(List.of(command)).timeoutSeconds(60).run();
+  }
+
+  private String hostsOption() {
+    return "-Djdk.net.hosts.file=" + dir.resolve("conf/hosts");
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
