@@ -40,7 +40,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * A real Apache Hadoop cluster on this machine ({@code ./vivace cluster up}: a master and two
  * worker hosts, each its own network namespace, links shaped to 1 Gbit/s each way), and on it, as
  * a user would run them from outside the hosts: Apache's example jobs on a Vivace session and on
- * MapReduce on YARN with byte-identical outputs, the sleep job with nothing but its job jar, and
+ * MapReduce on YARN with byte-identical outputs, jobs built on Hadoop's library and on Avro likewise,
+ * the sleep job with nothing but its job jar, and
  * the commands of docs/cluster.md and docs/hadoop-cluster.md as written (the latter with the release
  * tarball the build made). Then {@code down}, which must leave nothing. Skipped where network
  * namespaces cannot be made (not root).
@@ -54,6 +55,8 @@ class RealClusterTest {
   private static final Path LAUNCHER = HOME.resolve("vivace");
   private static final Path EXAMPLES = HOME.resolve("runtime/target/hadoop/jobs/hadoop-mapreduce-examples.jar");
   private static final Path WORKLOADS = HOME.resolve("workloads/target/vivace-workloads.jar");
+  private static final JobJar LIBRARY = JobJar.of("hadoop-library");
+  private static final JobJar AVRO = JobJar.of("avro");
   private static final Path RELEASE = Path.of(System.getProperty("vivace.release")).toAbsolutePath().normalize();
   private static final Path TEXT = HOME.resolve("docs");
   private static final List<String> TEXT_FILES = List.of("architecture.md", "performance.md", "cluster.md");
@@ -185,8 +188,109 @@ class RealClusterTest {
     });
   }
 
+  /**
+   * Jobs built on Hadoop's library and on Avro, from job jars the build made, as a user runs them
+   * (issue 23's cases): the reduce-side join through {@code MultipleInputs} with a value class of
+   * the job jar's own, a {@code Serialization} of the job jar's own in
+   * {@code io.serializations}, and Avro's color count with avro-mapred on {@code HADOOP_CLASSPATH}
+   * and in {@code -libjars}. The same bytes on both engines (Avro's through its dump, since every
+   * Avro file carries a random sync marker).
+   */
   @Test
   @Order(3)
+  void jobsBuiltOnHadoopsLibraryAndOnAvroWriteTheSameOnBothEngines() throws Exception {
+    Path inputs = libraryInputs();
+    fs("-put", inputs.toString(), "/library-in");
+    String avroLibs = String.join(":", AVRO.libraries());
+    String avroLibjars = String.join(",", AVRO.libraries());
+    Run.Result users = vivaceWith(avroLibs, "jar", AVRO.jar(), "io.vivace.jobs.avro.GenerateUsers",
+        "/library-in/users", "3", "800", "23");
+    assertEquals(0, users.exitCode(), users.describe());
+
+    ExecutorService pool = Executors.newFixedThreadPool(ENGINES.size());
+    List<Future<?>> runs = new ArrayList<>();
+    try {
+      for (Map.Entry<String, List<String>> engine : ENGINES.entrySet()) {
+        String out = "/library/" + engine.getKey();
+        List<String> flag = engine.getValue();
+        runs.add(pool.submit(() -> timed(engine.getKey() + ": library and Avro jobs", () -> {
+          libraryJob(flag, "ReduceSideJoin", "/library-in/customers", "/library-in/orders", out + "/join");
+          libraryJob(flag, "CustomSerializationCount", "/library-in/points", out + "/own-serialization");
+          List<String> colorCount = new ArrayList<>(List.of("jar", AVRO.jar(), "io.vivace.jobs.avro.ColorCount",
+              "-libjars", avroLibjars));
+          colorCount.addAll(flag);
+          colorCount.addAll(List.of("/library-in/users", out + "/colors"));
+          Run.Result colors = vivaceWith(avroLibs, colorCount.toArray(new String[0]));
+          assertEquals(0, colors.exitCode(), colors.describe());
+          return null;
+        })));
+      }
+      for (Future<?> run : runs) {
+        run.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    timed("fetching the outputs", () -> fs("-get", "/library", work.resolve("library").toString()));
+    for (String output : List.of("join", "own-serialization")) {
+      assertSameParts(work.resolve("library/mapreduce-yarn").resolve(output),
+          work.resolve("library/vivace-yarn").resolve(output));
+    }
+    Run.Result dumps = vivaceWith(avroLibs, "jar", AVRO.jar(), "io.vivace.jobs.avro.AvroDump",
+        "/library/mapreduce-yarn/colors", "/library-dumps/mapreduce-yarn", "/library/vivace-yarn/colors",
+        "/library-dumps/vivace-yarn");
+    assertEquals(0, dumps.exitCode(), dumps.describe());
+    String expected = fsQuiet("-cat", "/library-dumps/mapreduce-yarn");
+    assertTrue(expected.contains("part-r-"), "no Avro part files in the dump:\n" + expected);
+    assertEquals(expected, fsQuiet("-cat", "/library-dumps/vivace-yarn"));
+  }
+
+  private void libraryJob(List<String> engine, String program, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("jar", LIBRARY.jar(), "io.vivace.jobs.library." + program));
+    command.addAll(engine);
+    command.addAll(List.of(args));
+    Run.Result result = vivace(command.toArray(new String[0]));
+    assertEquals(0, result.exitCode(), result.describe());
+  }
+
+  /** Customers and orders (id,fields lines; ids that match and ids that do not) and points. */
+  private Path libraryInputs() throws IOException {
+    Path in = work.resolve("library-in");
+    java.util.Random random = new java.util.Random(17);
+    writeLines(in.resolve("customers"), 3, 400, i -> "c" + random.nextInt(300) + ",name" + i + ",city" + random.nextInt(20));
+    writeLines(in.resolve("orders"), 4, 900, i -> "c" + random.nextInt(350) + ",order" + i + "," + random.nextInt(10_000));
+    writeLines(in.resolve("points"), 3, 2_000, i -> (random.nextInt(40) - 20) + " " + (random.nextInt(40) - 20));
+    return in;
+  }
+
+  private static void writeLines(Path dir, int files, int linesPerFile, java.util.function.IntFunction<String> line)
+      throws IOException {
+    Files.createDirectories(dir);
+    for (int f = 0; f < files; f++) {
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; i < linesPerFile; i++) {
+        text.append(line.apply(f * linesPerFile + i)).append('\n');
+      }
+      Files.writeString(dir.resolve("part-" + f + ".txt"), text);
+    }
+  }
+
+  /** A module of conformance-jobs/: its job jar and the jars it ships with -libjars. */
+  private record JobJar(String jar, List<String> libraries) {
+    static JobJar of(String module) {
+      Path build = HOME.resolve("conformance-jobs").resolve(module).resolve("target");
+      try (Stream<Path> libs = Files.exists(build.resolve("lib")) ? Files.list(build.resolve("lib")) : Stream.empty()) {
+        return new JobJar(build.resolve("job.jar").toString(),
+            libs.map(Path::toString).filter(n -> n.endsWith(".jar")).sorted().toList());
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  @Test
+  @Order(4)
   void theSleepJobRunsOnTheSessionWithNothingButItsJobJar() throws Exception {
     Run.Result sleep = timed("the sleep job", () -> vivace("jar", WORKLOADS.toString(), "io.vivace.workloads.SplitKeepingSleepJob",
         "-D", "vivace.master=yarn", "-m", "3", "-r", "1", "-mt", "1", "-rt", "1"));
@@ -196,7 +300,7 @@ class RealClusterTest {
 
   /** docs/cluster.md's first commands, as written, with a real job jar for "my-job.jar". */
   @Test
-  @Order(4)
+  @Order(5)
   void theClusterPagesCommandsRunAsWritten() throws Exception {
     putWordCountInput();
     String block = DocCommands.shellBlocks(HOME.resolve("docs/cluster.md")).get(0);
@@ -219,7 +323,7 @@ class RealClusterTest {
    * used is stopped first, so the first of these jobs starts one from its own class path.
    */
   @Test
-  @Order(5)
+  @Order(6)
   void theInstallPagesCommandsRunAsWrittenWithTheRelease() throws Exception {
     assertTrue(Files.isRegularFile(RELEASE), "the build made no release " + RELEASE);
     putWordCountInput();
@@ -260,7 +364,7 @@ class RealClusterTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void downLeavesNoProcessNamespaceLinkOrHostsFile() throws Exception {
     Run.Result down = timed("down", () -> cluster("down", "--dir", dir.toString()));
     assertEquals(0, down.exitCode(), down.describe());
@@ -490,10 +594,19 @@ class RealClusterTest {
 
   /** {@code ./vivace ...} as a client outside the hosts, with the cluster's configuration. */
   private Run.Result vivace(String... args) throws Exception {
+    return client(args).run();
+  }
+
+  /** {@code ./vivace ...} as {@link #vivace}, with {@code HADOOP_CLASSPATH} set. */
+  private Run.Result vivaceWith(String hadoopClasspath, String... args) throws Exception {
+    return client(args).env("HADOOP_CLASSPATH", hadoopClasspath).run();
+  }
+
+  private Run client(String... args) {
     List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
     command.addAll(List.of(args));
     return new Run(command).env("HADOOP_CONF_DIR", dir.resolve("conf").toString())
-        .env("HADOOP_CLIENT_OPTS", hostsOption()).in(work).run();
+        .env("HADOOP_CLIENT_OPTS", hostsOption()).in(work);
   }
 
   /** {@code ./vivace cluster ...} on this module's own class path, built by this very build. */
