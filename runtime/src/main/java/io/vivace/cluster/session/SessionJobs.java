@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -46,6 +48,8 @@ final class SessionJobs extends JobsClientProtocol {
   private final Map<String, JobRun> jobs = new LinkedHashMap<>();
   private final java.io.File localHistory;
   private final Path history;
+  /** Jobs the ending session killed whose clients have not yet been answered with their end. */
+  private final Set<String> endsUnseen = ConcurrentHashMap.newKeySet();
   private int submitted;
   private long lastActivityNanos = System.nanoTime();
   private volatile String trackingBase;
@@ -161,10 +165,25 @@ final class SessionJobs extends JobsClientProtocol {
     for (JobRun job : jobs()) {
       if (!job.isComplete()) {
         running++;
+        endsUnseen.add(job.id().toString());
         job.terminate(reason);
       }
     }
     return running;
+  }
+
+  /** Whether the client of every job {@link #killAll} killed has since been told it ended. */
+  boolean killedJobsEndsSeen() {
+    return endsUnseen.isEmpty();
+  }
+
+  @Override
+  public JobStatus getJobStatus(JobID jobId) {
+    JobStatus status = super.getJobStatus(jobId);
+    if (status != null && status.isJobComplete()) {
+      endsUnseen.remove(jobId.toString());
+    }
+    return status;
   }
 
   @Override

@@ -43,7 +43,12 @@ public final class SessionMaster {
   private static final Logger LOG = LoggerFactory.getLogger(SessionMaster.class);
   private static final long MONITOR_INTERVAL_MILLIS = 100;
   private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
-  /** How long the ending session still answers clients once its jobs ended (they poll every second or so). */
+  /**
+   * How long the ending session waits for the clients of the jobs it killed to ask for their
+   * status (Hadoop's Job polls every mapreduce.client.completion.pollinterval, 5 s by default; a
+   * client that died never asks), then how long it still answers their last calls (counters, events).
+   */
+  private static final long CLIENT_WAIT_MILLIS = 20_000;
   private static final long CLIENT_LINGER_MILLIS = 3_000;
   private static final long SHUTDOWN_LIMIT_MILLIS = 60_000;
   /** How long after the grace an executor's word on an attempt asked to stop is waited for. */
@@ -106,8 +111,12 @@ public final class SessionMaster {
       monitor.tick(System.nanoTime()); // gives up on attempts that do not stop
       Thread.sleep(MONITOR_INTERVAL_MILLIS);
     }
-    if (killed > 0) {
-      Thread.sleep(CLIENT_LINGER_MILLIS); // clients polling their jobs see them end, and why
+    if (killed > 0) { // clients polling their jobs see them end, and why
+      long clientsDeadline = System.nanoTime() + CLIENT_WAIT_MILLIS * 1_000_000L;
+      while (!jobs.killedJobsEndsSeen() && System.nanoTime() < clientsDeadline) {
+        Thread.sleep(MONITOR_INTERVAL_MILLIS);
+      }
+      Thread.sleep(CLIENT_LINGER_MILLIS);
     }
     dispatcher.shutDown();
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
