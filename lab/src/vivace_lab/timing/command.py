@@ -155,7 +155,7 @@ class TimedEngine(Engine):
 
     def open(self) -> None:
         self.inner.open()
-        if self.name in NO_WARM_UP:
+        if self.name in NO_WARM_UP or not isinstance(self.inner, DriverEngine):
             return
         log = self.work / f"first-job-{self.name}.log"
         settings = RunSettings(lab_home=self.work, cluster="")
@@ -202,12 +202,15 @@ def engines_for(args: argparse.Namespace, baseline: BaselineBuild | None) -> tup
     return ("vivace", baseline.engine_name) if baseline else EMBEDDED_ENGINES
 
 
-def run(args: argparse.Namespace, store_url: str | None = None, engine_factory=None) -> int:
+def run(args: argparse.Namespace, store_url: str | None = None, engine_factory=None, catalogue=None,
+        lab_reports: bool = True) -> int:
     """The whole command: options checked, the study run, the table printed; the exit status
-    (1 when a run failed). ``engine_factory`` (name, lab home, shared cluster) -> lab engine stands
-    in for the lab's engines (tests)."""
+    (1 when a run failed). ``engine_factory`` (name, lab home, shared cluster) -> lab engine and
+    ``catalogue`` (name -> workload) stand in for the lab's engines and the driver's catalogue, and
+    ``lab_reports`` False leaves out the study's HTML report and the check of outputs across
+    engines (which read the driver's catalogue), in tests."""
     parser = args.bench_parser
-    catalogue = WORKLOADS
+    catalogue = WORKLOADS if catalogue is None else catalogue
     if args.list:
         print_workload_list(catalogue)
         return 0
@@ -255,7 +258,7 @@ def run(args: argparse.Namespace, store_url: str | None = None, engine_factory=N
         if baseline is not None and not args.keep:
             baseline.remove(say)
     try:
-        return report(store, outcome, spec, engines, baseline, load_at_start, work)
+        return report(store, outcome, spec, engines, baseline, load_at_start, work, lab_reports)
     finally:
         store.close()
 
@@ -289,8 +292,10 @@ def timed_runs(store, study_id: int, spec) -> list[TimedRun]:
     return sorted(runs, key=lambda r: [p.workload for p in spec.workload_points].index(r.label.split("+")[0]))
 
 
-def report(store, outcome, spec, engines, baseline, load_at_start, work: Path) -> int:
-    from vivace_lab.study_summary import write_study_report
+def report(store, outcome, spec, engines, baseline, load_at_start, work: Path, lab_reports: bool) -> int:
+    """Prints the table and what goes with it; the exit status: 1 when a run failed or two engines
+    wrote different outputs from the same input."""
+    from vivace_lab.study_summary import output_disagreements, write_study_report
 
     runs = timed_runs(store, outcome.study_id, spec)
     table_runs = [r for r in runs if r.label != LOSS]
@@ -313,7 +318,13 @@ def report(store, outcome, spec, engines, baseline, load_at_start, work: Path) -
     print(f"\ncommits: {', '.join(f'{e} {c}' for e, c in commits.items() if c) or 'not a git checkout'}")
     start, end = load_at_start[0], os.getloadavg()[0]
     print(f"load average (1 min): {start:.2f} at the start, {end:.2f} at the end")
-    html = work / "reports" / f"{spec.name}.html"
-    write_study_report(store, outcome.study_id, spec.name, html)
-    print(f"results: study {spec.name} in {store.url}; report {html}")
-    return 0 if all(r.ok for r in runs) else 1
+    print(f"results: study {spec.name} in {store.url}")
+    disagreements = []
+    if lab_reports:
+        disagreements = output_disagreements(store, outcome.study_id)
+        for disagreement in disagreements:
+            print(f"outputs differ between engines: {disagreement}")
+        html = work / "reports" / f"{spec.name}.html"
+        write_study_report(store, outcome.study_id, spec.name, html)
+        print(f"report: {html}")
+    return 0 if all(r.ok for r in runs) and not disagreements else 1
