@@ -127,24 +127,24 @@ def test_the_cluster_mode_runs_the_session_against_mapreduce_on_one_shaped_clust
     queue = [(p.workload, p.engine, p.repeat) for p in plan_queue(spec)]
     assert queue == [("terasort", "vivace-yarn", 0), ("terasort", "hadoop-yarn", 0),
                      ("terasort", "hadoop-yarn", 1), ("terasort", "vivace-yarn", 1),
-                     ("latency", "vivace-yarn", 0), ("latency", "vivace-yarn", 1),
-                     ("latency", "hadoop-yarn", 0), ("latency", "hadoop-yarn", 1),
+                     ("latency", "vivace-yarn", 0), ("latency", "hadoop-yarn", 0),
+                     ("latency", "hadoop-yarn", 1), ("latency", "vivace-yarn", 1),
                      ("executor-loss", "vivace-yarn", 0), ("executor-loss", "vivace-yarn", 1)]
     latency = {p.engine: p.params for p in plan_queue(spec) if p.workload == "latency"}
     assert latency == {"vivace-yarn": {"runs": "20", "warmup": "5", "maps": "0"},
                        "hadoop-yarn": {"runs": "2", "warmup": "1", "maps": "0"}}, "an empty job takes ~25 s on YARN"
+    assert len({p.seq for p in plan_queue(spec)}) == 10
 
 
-def test_a_study_spec_may_ask_for_the_alternating_order(hadoop_keys_free_spec):
-    assert hadoop_keys_free_spec.order == "alternate"
-    queue = [(p.engine, p.repeat) for p in plan_queue(hadoop_keys_free_spec)]
-    assert queue == [("vivace", 0), ("hadoop-local", 0), ("hadoop-local", 1), ("vivace", 1)]
-
-
-@pytest.fixture
-def hadoop_keys_free_spec() -> StudySpec:
-    point = WorkloadPoint("sleep", {"maps": "1"}, ("vivace", "hadoop-local"))
-    return StudySpec("s", "", 0, 2, ("vivace", "hadoop-local"), (point,), ({},), order="alternate")
+def test_in_the_alternating_order_a_sweep_runs_point_by_point():
+    engines = ("vivace", "hadoop-local")
+    points = tuple(WorkloadPoint("sleep", {"maps": maps}, engines) for maps in ("1", "2"))
+    queue = [(p.params["maps"], p.engine, p.repeat)
+             for p in plan_queue(StudySpec("s", "", 0, 2, engines, points, ({},), order="alternate"))]
+    assert queue == [("1", "vivace", 0), ("1", "hadoop-local", 0), ("1", "hadoop-local", 1), ("1", "vivace", 1),
+                     ("2", "vivace", 0), ("2", "hadoop-local", 0), ("2", "hadoop-local", 1), ("2", "vivace", 1)]
+    rounds = [(p.params["maps"], p.engine, p.repeat) for p in plan_queue(StudySpec("s", "", 0, 2, engines, points, ({},)))]
+    assert rounds[:4] == [("1", "vivace", 0), ("1", "hadoop-local", 0), ("2", "vivace", 0), ("2", "hadoop-local", 0)]
 
 
 def run_of(label: str, engine: str, seconds: float, ok: bool = True, record: dict | None = None) -> TimedRun:
