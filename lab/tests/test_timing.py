@@ -189,3 +189,17 @@ def test_a_metric_missing_from_a_record_is_no_value():
     metric = Metric("m", ("results", "x"), "s", False)
     assert metric.value(run_of("w", "e", 1.0, record={"results": {}})) is None
     assert metric.value(run_of("w", "e", 1.0, record={"results": {"x": 2}})) == 2.0
+
+
+def test_the_cluster_modes_session_keeps_one_executor_per_node_beside_room_for_mapreduce():
+    from vivace_lab.engines.session import SessionSize
+
+    for nodes in (1, 3):
+        shape = plan.cluster_shape(nodes)
+        size = SessionSize.fixed(shape)
+        assert size.keys()["vivace.session.executors.min"] == size.keys()["vivace.session.executors.max"] == str(nodes)
+        held = size.am_memory_mb + nodes * size.executor_memory_mb
+        free = nodes * shape.nm_memory_mb - held
+        assert free >= 2 * shape.container_mb, "MapReduce's master and at least one task fit beside the session"
+        assert size.am_memory_mb + shape.container_mb <= shape.max_am_percent * nodes * shape.nm_memory_mb, \
+            "both masters are within the scheduler's share for masters"

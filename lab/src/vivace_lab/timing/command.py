@@ -21,6 +21,8 @@ from vivace_lab import machine, paths
 from vivace_lab.engines import Engine, EngineUnavailable, RunSettings, create_engine
 from vivace_lab.engines.driver import DriverEngine, run_process
 from vivace_lab.engines.logs import log_tail
+from vivace_lab.engines.session import SessionSize
+from vivace_lab.engines.vivace_yarn_engine import VivaceYarnEngine
 from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.plan.queue import plan_queue
 from vivace_lab.record import SUCCEEDED, RunResult
@@ -245,6 +247,9 @@ def run(args: argparse.Namespace, store_url: str | None = None, engine_factory=N
         def factory(engine: str, lab_home: Path, cluster):
             if baseline is not None and engine == baseline.engine_name:
                 inner = baseline.engine()
+            elif engine == "vivace-yarn" and engine_factory is None:
+                inner = VivaceYarnEngine(cluster, home=lab_home / "minicluster",
+                                         session_size=SessionSize.fixed(spec.cluster))
             else:
                 inner = (engine_factory or create_engine)(engine, lab_home, cluster)
             return TimedEngine(inner, args.keep, work)

@@ -155,11 +155,18 @@ def workload_points(workloads: Sequence[str], engines: Sequence[str], scale: Sca
     return points
 
 
+def cluster_shape(nodes: int) -> ClusterShape:
+    """N NodeManagers and N DataNodes of the lab's default sizes (3 GB NodeManagers, 1 GB
+    containers); a single NodeManager gets 4 GB, so that MapReduce's ApplicationMaster and a task
+    fit beside the session's master and executor (``SessionSize.fixed``)."""
+    return ClusterShape(nodemanagers=nodes, datanodes=nodes, nm_memory_mb=4096 if nodes == 1 else 3072)
+
+
 def timing_spec(name: str, workloads: Sequence[str], engines: Sequence[str], scale_name: str,
                 sizes: dict[str, int], codecs: Sequence[str], repeats: int, cluster_nodes: int | None) -> StudySpec:
     """The study one `vivace lab bench` command runs."""
     scale = (CLUSTER_SCALES if cluster_nodes else SCALES)[scale_name]
-    shape = ClusterShape(nodemanagers=cluster_nodes, datanodes=cluster_nodes) if cluster_nodes else ClusterShape()
+    shape = cluster_shape(cluster_nodes) if cluster_nodes else ClusterShape()
     points = workload_points(workloads, engines, scale, scale_name, sizes, codecs)
     text = json.dumps({"timing": {"workloads": list(workloads), "engines": list(engines), "scale": scale_name,
                                   "sizes": sizes, "codecs": list(codecs), "repeats": repeats,
