@@ -232,40 +232,42 @@ def run(args: argparse.Namespace, store_url: str | None = None, engine_factory=N
     from vivace_lab.store import Store
 
     store = Store(store_url or f"sqlite:///{work / 'lab.db'}")
-    load_at_start = os.getloadavg()
     try:
-        if baseline is not None:
-            baseline.prepare(say)
-        engines = engines_for(args, baseline)
-        name = f"bench-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}"
-        spec = plan.timing_spec(name, args.workloads.split(","), engines, args.scale, args.size,
-                                args.codecs.split(","), args.repeats, args.cluster)
-        cluster_name, description = machine.describe()
-        store.ensure_cluster(cluster_name, description)
-        settings = RunSettings(lab_home=work, cluster=cluster_name, heap=args.heap, machine=description)
-
-        def factory(engine: str, lab_home: Path, cluster):
-            if baseline is not None and engine == baseline.engine_name:
-                inner = baseline.engine()
-            elif engine == "vivace-yarn" and engine_factory is None:
-                inner = VivaceYarnEngine(cluster, home=lab_home / "minicluster",
-                                         session_size=SessionSize.fixed(spec.cluster))
-            else:
-                inner = (engine_factory or create_engine)(engine, lab_home, cluster)
-            return TimedEngine(inner, args.keep, work)
-
-        say(f"study {name}: {len(plan_queue(spec))} runs on {', '.join(engines)}, alternating; store {store.url}")
-        outcome = StudyRunner(spec, store, settings, RunLines(), factory).run()
+        return run_study(args, store, work, baseline, engine_factory, lab_reports)
     except BaselineError as e:
         say(str(e))
         return 1
     finally:
+        store.close()
         if baseline is not None and not args.keep:
             baseline.remove(say)
-    try:
-        return report(store, outcome, spec, engines, baseline, load_at_start, work, lab_reports)
-    finally:
-        store.close()
+
+
+def run_study(args: argparse.Namespace, store, work: Path, baseline: BaselineBuild | None, engine_factory,
+              lab_reports: bool) -> int:
+    load_at_start = os.getloadavg()
+    if baseline is not None:
+        baseline.prepare(say)
+    engines = engines_for(args, baseline)
+    name = f"bench-{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}"
+    spec = plan.timing_spec(name, args.workloads.split(","), engines, args.scale, args.size,
+                            args.codecs.split(","), args.repeats, args.cluster)
+    cluster_name, description = machine.describe()
+    store.ensure_cluster(cluster_name, description)
+    settings = RunSettings(lab_home=work, cluster=cluster_name, heap=args.heap, machine=description)
+
+    def factory(engine: str, lab_home: Path, cluster):
+        if baseline is not None and engine == baseline.engine_name:
+            inner = baseline.engine()
+        elif engine == "vivace-yarn" and engine_factory is None:
+            inner = VivaceYarnEngine(cluster, home=lab_home / "minicluster", session_size=SessionSize.fixed(spec.cluster))
+        else:
+            inner = (engine_factory or create_engine)(engine, lab_home, cluster)
+        return TimedEngine(inner, args.keep, work)
+
+    say(f"study {name}: {len(plan_queue(spec))} runs on {', '.join(engines)}, alternating; store {store.url}")
+    outcome = StudyRunner(spec, store, settings, RunLines(), factory).run()
+    return report(store, outcome, spec, engines, baseline, load_at_start, work, lab_reports)
 
 
 def check_build() -> None:
