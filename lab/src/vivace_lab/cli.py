@@ -58,8 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     add_swim_arguments(swim)
     swim.set_defaults(handler=_swim)
 
-    bench = commands.add_parser("bench", help="time two engines side by side, alternating (bench/run is its front)")
+    from vivace_lab.timing import command as bench_command
     from vivace_lab.timing.command import add_arguments as add_bench_arguments
+    bench = commands.add_parser("bench", help="time two engines side by side, alternating (bench/run is its front)",
+                                description=bench_command.__doc__.split("\n\n")[0])
     add_bench_arguments(bench)
     bench.set_defaults(handler=_bench)
 
