@@ -97,7 +97,7 @@ def test_bench_runs_workloads_of_the_drivers_catalogue():
     assert "runs sort, which the driver's catalogue does not list" in check_workloads(["sleep"], without_sort,
                                                                                       cluster=False)
     for name in plan.CATALOGUE_RUNS:
-        params = plan.driver_params(name, plan.SCALES["tiny"], "tiny", {})
+        params = plan.driver_params(name, plan.SCALES["tiny"], {})
         known = {p.name for p in catalogue[name].params}
         assert set(params) <= known, f"bench gives {name} parameters the driver does not have"
 

@@ -96,7 +96,7 @@ def parse_sizes(specs: Sequence[str]) -> dict[str, int]:
     return sizes
 
 
-def driver_params(workload: str, scale: Scale, scale_name: str, sizes: dict[str, int]) -> dict[str, str]:
+def driver_params(workload: str, scale: Scale, sizes: dict[str, int]) -> dict[str, str]:
     """The driver's parameters of one workload at this scale (those not given keep the driver's default)."""
     rows = sizes["terasort"] // 100 if "terasort" in sizes else scale.terasort_rows
     params: dict[str, object] = {
@@ -135,7 +135,7 @@ def codec_of(overrides: dict[str, str]) -> str | None:
     return next((name for name, cls in CODECS.items() if cls == codec and cls), None) if codec else None
 
 
-def workload_points(workloads: Sequence[str], engines: Sequence[str], scale: Scale, scale_name: str,
+def workload_points(workloads: Sequence[str], engines: Sequence[str], scale: Scale,
                     sizes: dict[str, int], codecs: Sequence[str]) -> list[WorkloadPoint]:
     points = []
     for workload in sorted(set(workloads), key=ORDER.index):
@@ -145,7 +145,7 @@ def workload_points(workloads: Sequence[str], engines: Sequence[str], scale: Sca
             else:
                 points.append(WorkloadPoint(workload, {}, tuple(engines)))
             continue
-        params = driver_params(workload, scale, scale_name, sizes)
+        params = driver_params(workload, scale, sizes)
         if workload == LOSS:  # the session's engine only, against its undisturbed terasort
             points.append(WorkloadPoint(workload, params, tuple(engines[:1])))
         elif workload in SHUFFLING:
@@ -167,7 +167,7 @@ def timing_spec(name: str, workloads: Sequence[str], engines: Sequence[str], sca
     """The study one `vivace lab bench` command runs."""
     scale = (CLUSTER_SCALES if cluster_nodes else SCALES)[scale_name]
     shape = cluster_shape(cluster_nodes) if cluster_nodes else ClusterShape()
-    points = workload_points(workloads, engines, scale, scale_name, sizes, codecs)
+    points = workload_points(workloads, engines, scale, sizes, codecs)
     text = json.dumps({"timing": {"workloads": list(workloads), "engines": list(engines), "scale": scale_name,
                                   "sizes": sizes, "codecs": list(codecs), "repeats": repeats,
                                   "cluster": cluster_nodes}}, sort_keys=True)
