@@ -53,6 +53,15 @@ def test_the_queue_alternates_engines_and_runs_repeats_in_rounds(hadoop_keys):
     assert all(run.repeat == 1 for run in queue[first_of_round_two:])
 
 
+def test_a_spec_may_ask_for_the_timing_modes_alternating_order(hadoop_keys):
+    study = parse_spec(GOOD + "order: alternate\n", "sweep.yaml", hadoop_keys)
+    assert study.order == "alternate"
+    sleeps = [(run.params["maps"], run.engine, run.repeat) for run in plan_queue(study) if run.workload == "sleep"]
+    first = sleeps[0][0]
+    assert sleeps[:4] == [(first, "vivace", 0), (first, "hadoop-local", 0), (first, "hadoop-local", 1),
+                          (first, "vivace", 1)], "one point's repeats together, the engines' order reversed"
+
+
 def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
     sampled = GOOD.replace("repeats: 2", "repeats: 2\nsample: 2")
     first = parse_spec(sampled, "s.yaml", hadoop_keys).grid_points
@@ -100,6 +109,8 @@ def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
      "cluster datanodes must be a whole number of at least 1, not 0"),
     ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster: {nm_memory_mb: 1024, container_mb: 2048}\n",
      4, "cluster: container_mb 2048 does not fit a NodeManager of nm_memory_mb 1024"),
+    ("name: x\nengines: [vivace]\nworkloads: [sleep]\norder: shuffled\n", 4,
+     "order must be one of rounds, alternate, not 'shuffled'"),
 ])
 def test_a_bad_spec_is_rejected_naming_the_line(hadoop_keys, text, line, message):
     with pytest.raises(SpecError) as error:

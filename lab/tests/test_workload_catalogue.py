@@ -1,19 +1,19 @@
-"""The workload catalogue: the driver's (`vivace driver --list-workloads`) is the lab's and bench/run's."""
+"""The workload catalogue: the driver's (`vivace driver --list-workloads`) is the lab's, and so bench/run's."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from vivace_lab import paths
 from vivace_lab.plan.spec import parse_spec
 from vivace_lab.plan.yaml_source import SpecError
+from vivace_lab.timing import plan
+from vivace_lab.timing.command import check_workloads
 from vivace_lab.workloads.catalogue import WORKLOADS, load_catalogue
 
 # Every test here runs the Java side (the launcher, the bench driver): not in `vivace test --unit`.
@@ -87,33 +87,25 @@ def test_a_spec_is_checked_against_the_drivers_catalogue(hadoop_keys, workloads,
     assert str(error.value).startswith(message)
 
 
-@pytest.fixture
-def bench(monkeypatch):
-    """bench/vivace_bench.py as a module (its dataclasses need it in sys.modules)."""
-    path = paths.vivace_home() / "bench" / "vivace_bench.py"
-    spec = importlib.util.spec_from_file_location("vivace_bench", path)
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_bench_runs_workloads_of_the_drivers_catalogue(bench):
-    catalogue = bench.driver_catalogue()
-    assert [name for name in catalogue] == list(WORKLOADS)
-    assert bench.check_workloads(bench.DEFAULT_WORKLOADS.split(","), catalogue) is None
-    assert set(bench.CATALOGUE_RUNS) <= set(catalogue), "bench/run runs only the driver's workloads"
-    assert "does not run" in bench.check_workloads(["dfsio-write"], catalogue)
-    assert "did you mean terasort?" in bench.check_workloads(["terasrot"], catalogue)
+def test_bench_runs_workloads_of_the_drivers_catalogue():
+    catalogue = dict(WORKLOADS)
+    assert check_workloads(plan.DEFAULT_WORKLOADS.split(","), catalogue, cluster=False) is None
+    assert set(plan.CATALOGUE_RUNS) <= set(catalogue), "bench runs only the driver's workloads"
+    assert "does not run" in check_workloads(["dfsio-write"], catalogue, cluster=False)
+    assert "did you mean terasort?" in check_workloads(["terasrot"], catalogue, cluster=False)
     without_sort = {name: w for name, w in catalogue.items() if name != "sort"}
-    assert "runs sort, which the driver's catalogue does not list" in bench.check_workloads(["sleep"], without_sort)
+    assert "runs sort, which the driver's catalogue does not list" in check_workloads(["sleep"], without_sort,
+                                                                                      cluster=False)
+    for name in plan.CATALOGUE_RUNS:
+        params = plan.driver_params(name, plan.SCALES["tiny"], {})
+        known = {p.name for p in catalogue[name].params}
+        assert set(params) <= known, f"bench gives {name} parameters the driver does not have"
 
 
 def test_bench_lists_the_catalogues_descriptions():
-    listed = subprocess.run([sys.executable, str(paths.vivace_home() / "bench" / "vivace_bench.py"), "--list"],
-                            capture_output=True, text=True, check=True).stdout
+    bench = [str(paths.vivace_home() / "bench" / "run")]
+    listed = subprocess.run([*bench, "--list"], capture_output=True, text=True, check=True).stdout
     for name, workload in WORKLOADS.items():
         assert f"{name} " in listed and workload.description in listed
-    bad = subprocess.run([sys.executable, str(paths.vivace_home() / "bench" / "vivace_bench.py"),
-                          "--workloads", "sleep,nosuch"], capture_output=True, text=True)
+    bad = subprocess.run([*bench, "--workloads", "sleep,nosuch"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--workloads nosuch: unknown workload" in bad.stderr

@@ -58,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     add_swim_arguments(swim)
     swim.set_defaults(handler=_swim)
 
+    from vivace_lab.timing import command as bench_command
+    from vivace_lab.timing.command import add_arguments as add_bench_arguments
+    bench = commands.add_parser("bench", help="time two engines side by side, alternating (bench/run is its front)",
+                                description=bench_command.__doc__.split("\n\n")[0])
+    add_bench_arguments(bench)
+    bench.set_defaults(handler=_bench)
+
     check = commands.add_parser("check", help="check a study spec without running it")
     check.add_argument("spec")
     check.set_defaults(handler=_check)
@@ -216,6 +223,12 @@ def _swim(args, console: Console) -> int:
     except SwimOptionError as e:
         raise _BadInput(str(e)) from None
     return _run(args, console)
+
+
+def _bench(args, console: Console) -> int:
+    from vivace_lab.timing.command import run
+
+    return run(args, store_url=args.db)
 
 
 def _check(args, console: Console) -> int:

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from vivace_lab import paths, processes
@@ -32,7 +33,14 @@ LUSTRE_RUNS_ROOT = "lustre:///runs"
 
 
 class DriverEngine(Engine):
-    """An engine chosen by configuration only: the framework name, its options and the file system."""
+    """An engine chosen by configuration only: the framework name, its options and the file system.
+    Its driver is this checkout's unless ``launcher`` names another checkout's `vivace` (a baseline
+    revision built elsewhere, `vivace lab bench --baseline`)."""
+
+    launcher: Path | None = None
+
+    def launcher_path(self) -> Path:
+        return self.launcher or paths.launcher()
 
     def driver_options(self) -> list[str]:
         """Generic options (-D, -conf) that select this engine."""
@@ -71,18 +79,19 @@ class DriverEngine(Engine):
         command = [*self._command(planned, run_dir, record_path, settings),
                    *self.prepare_options(planned, run_dir, settings)]
         started_ms = _now_ms()
-        exit_code, samples = run_sampled(command, log_path, run_dir, driver_env(settings),
-                                         self.extra_sampled_pids(), settings.sample_interval_s,
-                                         on_progress=settings.on_progress)
+        finished = run_process(command, log_path, run_dir, driver_env(settings), self.extra_sampled_pids(),
+                               settings.sample_interval_s, on_progress=settings.on_progress)
         finished_ms = _now_ms()
-        result = self._result(planned, settings, record_path, log_path, exit_code, started_ms, finished_ms)
-        result.samples = samples
+        result = self._result(planned, settings, record_path, log_path, finished.exit_code, started_ms, finished_ms)
+        result.samples = finished.samples
+        if result.record is not None:
+            result.record["process"] = finished.figures()
         return result
 
     def _command(self, planned: PlannedRun, run_dir: Path, record: Path, settings: RunSettings) -> list[str]:
         fs_options, data_root, work_root = self.file_system_options(run_dir, settings)
         return driver_command([*self.driver_options(), *fs_options, *_defines(planned.overrides)], planned,
-                              record, data_root, work_root)
+                              record, data_root, work_root, launcher=self.launcher_path())
 
     def _result(self, planned: PlannedRun, settings: RunSettings, record_path: Path, log_path: Path,
                 exit_code: int, started_ms: int, finished_ms: int) -> RunResult:
@@ -111,9 +120,10 @@ def driver_env(settings: RunSettings) -> dict[str, str]:
 
 
 def driver_command(generic_options: list[str], planned: PlannedRun, record: Path, data_root: str,
-                   work_root: str, *extra: str) -> list[str]:
-    """`vivace driver` for one planned run; ``extra``: driver options such as --phases."""
-    command = [str(paths.launcher()), "driver", *generic_options,
+                   work_root: str, *extra: str, launcher: Path | None = None) -> list[str]:
+    """`vivace driver` (this checkout's, or ``launcher``) for one planned run; ``extra``: driver
+    options such as --phases."""
+    command = [str(launcher or paths.launcher()), "driver", *generic_options,
                "--workload", planned.workload, "--record", str(record),
                "--data-root", data_root, "--work-root", work_root]
     for key, value in planned.params.items():
@@ -125,15 +135,41 @@ def _defines(overrides: dict[str, str]) -> list[str]:
     return [option for key, value in overrides.items() for option in ("-D", f"{key}={value}")]
 
 
+@dataclass(frozen=True)
+class ProcessRun:
+    """How a child process ended: its exit code, the samples of its tree, its wall time, and what
+    the kernel accounted to it (and the children it waited for): peak resident set, CPU seconds."""
+
+    exit_code: int
+    samples: list
+    wall_s: float
+    peak_rss_mb: float
+    cpu_s: float
+
+    def figures(self) -> dict:
+        """What a run record keeps of the process (``record["process"]``)."""
+        return {"wall_s": round(self.wall_s, 3), "peak_rss_mb": round(self.peak_rss_mb, 1),
+                "cpu_s": round(self.cpu_s, 3)}
+
+
 def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, str],
                 extra_pids: list[int], interval_s: float | None,
                 on_progress: Callable[[str], None] | None = None) -> tuple[int, list]:
     """Runs ``command`` to its end, output to ``log_path``; samples its process tree (and
     ``extra_pids``) every ``interval_s`` unless that is None; hands each new driver progress line
     of the log to ``on_progress``. Returns the exit code and samples."""
+    finished = run_process(command, log_path, cwd, env, extra_pids, interval_s, on_progress)
+    return finished.exit_code, finished.samples
+
+
+def run_process(command: list[str], log_path: Path, cwd: Path, env: dict[str, str],
+                extra_pids: list[int], interval_s: float | None,
+                on_progress: Callable[[str], None] | None = None) -> ProcessRun:
+    """run_sampled, with the process's wall time and resource usage."""
     with open(log_path, "ab") as log:
         log.write((" ".join(command) + "\n").encode())
         log.flush()
+        started = time.monotonic()
         process = processes.start(command, stdout=log, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, env=env, cwd=cwd)
         sampler = Sampler([process.pid, *extra_pids], interval_s) if interval_s else None
@@ -141,8 +177,12 @@ def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, st
             sampler.start()
         try:
             _wait_unreaped(process.pid, log_path, on_progress)
+            wall_s = time.monotonic() - started
             samples = sampler.stop() if sampler else []
-            return process.wait(), samples
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return ProcessRun(process.returncode, samples, wall_s, usage.ru_maxrss / 1024.0,
+                              usage.ru_utime + usage.ru_stime)
         except BaseException:
             processes.terminate(process)
             if sampler:

@@ -52,6 +52,14 @@ class SessionSize:
                            executors_min=1,
                            executors_max=max(1, (shape.nodemanagers - 1) * per_node + beside_master))
 
+    @staticmethod
+    def fixed(shape: ClusterShape) -> SessionSize:
+        """One executor of one container per NodeManager, all kept from start to end: a session that
+        neither grows into the cluster nor gives back to it while another engine's runs are timed
+        on the same cluster (the timing mode's)."""
+        return SessionSize(am_memory_mb=shape.container_mb, executor_memory_mb=shape.container_mb, slots=SLOTS,
+                           executors_min=shape.nodemanagers, executors_max=shape.nodemanagers)
+
     def keys(self) -> dict[str, str]:
         """The session's configuration keys (docs/configuration-keys.md)."""
         return {"vivace.session.am.memory.mb": str(self.am_memory_mb),

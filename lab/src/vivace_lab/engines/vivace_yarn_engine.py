@@ -24,9 +24,13 @@ WARM_UP = PlannedRun(0, "sleep", "vivace-yarn", {"maps": "1", "reduces": "1"}, {
 class VivaceYarnEngine(ClusterEngine):
     name = "vivace-yarn"
 
-    def __init__(self, cluster: SharedCluster | None = None, home: Path | None = None) -> None:
+    def __init__(self, cluster: SharedCluster | None = None, home: Path | None = None,
+                 session_size: SessionSize | None = None) -> None:
+        """``session_size``: what the session holds; by default what the cluster's shape gives it
+        (``SessionSize.for_shape``)."""
         super().__init__(cluster, home)
         self.session: YarnSession | None = None
+        self.session_size = session_size
 
     def framework_options(self) -> list[str]:
         if self.session is None:
@@ -35,7 +39,8 @@ class VivaceYarnEngine(ClusterEngine):
 
     def open_on_cluster(self) -> None:
         home = self.cluster.conf_file.parent / "vivace-session"
-        self.session = YarnSession(self.cluster.conf_file, SessionSize.for_shape(self.cluster.shape), home)
+        size = self.session_size or SessionSize.for_shape(self.cluster.shape)
+        self.session = YarnSession(self.cluster.conf_file, size, home)
         self.session.start(lambda: self._warm_up(home / "warm-up"))
 
     def close_on_cluster(self) -> None:

@@ -20,7 +20,10 @@ from vivace_lab.plan.yaml_source import Located, SpecError, load_located
 from vivace_lab.workloads.catalogue import WORKLOADS
 
 TOP_LEVEL_KEYS = ("name", "description", "seed", "repeats", "engines", "workloads", "grid", "sample",
-                  "lustre_root", "cluster")
+                  "lustre_root", "cluster", "order")
+# How the queue interleaves runs (plan/queue.py): every combination once per round, or workload by
+# workload with each repeat reversing the engines' order (the timing mode of `vivace lab bench`).
+ORDERS = ("rounds", "alternate")
 # The engines that run in the driver's JVM and can take their data and output from lustre://;
 # hadoop-yarn keeps HDFS and spark its own file:// data.
 LUSTRE_ENGINES = ("vivace", "hadoop-local")
@@ -35,6 +38,7 @@ class WorkloadPoint:
     workload: str
     params: dict[str, str]
     engines: tuple[str, ...]
+    overrides: dict[str, str] = field(default_factory=dict)  # this point's own -D keys, beside the grid's
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class StudySpec:
     text: str = field(repr=False, default="")
     lustre_root: str | None = None  # an absolute directory: data and output on lustre:// under it
     cluster: ClusterShape = ClusterShape()  # the mini-cluster the engines on it share
+    order: str = "rounds"  # one of ORDERS
 
 
 def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
@@ -71,8 +76,9 @@ def parse_spec(text: str, source: str, keys: HadoopKeys) -> StudySpec:
     description = at.text(top["description"], "description") if "description" in top else ""
     lustre_root = _lustre_root(at, top["lustre_root"], engines) if "lustre_root" in top else None
     cluster = _cluster(at, top["cluster"], engines) if "cluster" in top else ClusterShape()
+    order = _order(at, top["order"]) if "order" in top else "rounds"
     return StudySpec(name, description, seed, repeats, engines, tuple(points), tuple(grid), text, lustre_root,
-                     cluster)
+                     cluster, order)
 
 
 class _Locator:
@@ -146,6 +152,13 @@ def _engines(at: _Locator, located: Located) -> tuple[str, ...]:
             raise at.error(item, f"engine '{name}' is listed twice")
         names.append(name)
     return tuple(names)
+
+
+def _order(at: _Locator, located: Located) -> str:
+    order = at.text(located, "order")
+    if order not in ORDERS:
+        raise at.error(located, f"order must be one of {', '.join(ORDERS)}, not '{order}'")
+    return order
 
 
 def _lustre_root(at: _Locator, located: Located, engines: tuple[str, ...]) -> str:
