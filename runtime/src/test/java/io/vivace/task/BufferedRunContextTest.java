@@ -168,7 +168,7 @@ class BufferedRunContextTest {
                                            RawComparator<K> grouping,
                                            Supplier<Reducer<K, V, K, V>> reducer)
       throws IOException, InterruptedException {
-    Configuration conf = new Configuration();
+    Configuration conf = PrivateLocalDir.conf();
     Trace trace = new Trace();
     GenericCounter inputRecords = new GenericCounter("combine input", "combine input");
     RecordWriter<K, V> writer = new RecordWriter<>() {

@@ -101,7 +101,7 @@ class StreamingReduceContextTest {
                                            Class<V> valueClass, RawComparator<K> grouping,
                                            Supplier<Reducer<K, V, K, V>> reducer)
       throws IOException, InterruptedException {
-    Configuration conf = new Configuration();
+    Configuration conf = PrivateLocalDir.conf();
     Trace trace = new Trace();
     GenericCounter groups = new GenericCounter("groups", "groups");
     GenericCounter inputRecords = new GenericCounter("records", "records");
