@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.StringTokenizer;
 import java.util.TreeMap;
@@ -23,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -257,14 +260,14 @@ class RealClusterTest {
   /** Customers and orders (id,fields lines; ids that match and ids that do not) and points. */
   private Path libraryInputs() throws IOException {
     Path in = work.resolve("library-in");
-    java.util.Random random = new java.util.Random(17);
+    Random random = new Random(17);
     writeLines(in.resolve("customers"), 3, 400, i -> "c" + random.nextInt(300) + ",name" + i + ",city" + random.nextInt(20));
     writeLines(in.resolve("orders"), 4, 900, i -> "c" + random.nextInt(350) + ",order" + i + "," + random.nextInt(10_000));
     writeLines(in.resolve("points"), 3, 2_000, i -> (random.nextInt(40) - 20) + " " + (random.nextInt(40) - 20));
     return in;
   }
 
-  private static void writeLines(Path dir, int files, int linesPerFile, java.util.function.IntFunction<String> line)
+  private static void writeLines(Path dir, int files, int linesPerFile, IntFunction<String> line)
       throws IOException {
     Files.createDirectories(dir);
     for (int f = 0; f < files; f++) {
@@ -284,7 +287,7 @@ class RealClusterTest {
         return new JobJar(build.resolve("job.jar").toString(),
             libs.map(Path::toString).filter(n -> n.endsWith(".jar")).sorted().toList());
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     }
   }

@@ -3,13 +3,15 @@ package io.vivace.task;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRConfig;
 
 /**
  * A local folder of this test JVM's own for Hadoop's reduce contexts: their mark and reset spill to
  * a file whose name depends only on the attempt, under {@code mapreduce.cluster.local.dir}, which
- * by default is the same folder for every JVM (so two test JVMs at once collided on it).
+ * by default is the same folder for every JVM (so two test JVMs at once collided on it). Under the
+ * module's target/, so that `mvn clean` takes it.
  */
 final class PrivateLocalDir {
 
@@ -26,9 +28,8 @@ final class PrivateLocalDir {
 
   private static String create() {
     try {
-      java.nio.file.Path dir = Files.createTempDirectory("vivace-test-local");
-      dir.toFile().deleteOnExit();
-      return dir.toString();
+      Path target = Files.createDirectories(Path.of("target"));
+      return Files.createTempDirectory(target, "hadoop-local-").toAbsolutePath().toString();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
