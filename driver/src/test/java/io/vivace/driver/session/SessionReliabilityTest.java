@@ -231,34 +231,43 @@ class SessionReliabilityTest {
     String session = "stopped";
     Configuration conf = conf(session);
     Path input = new Path("/reliability/slow-input");
-    Path output = new Path("/reliability/slow-output");
     try (FSDataOutputStream out = fs.create(new Path(input, "lines"))) {
       out.write("one\ntwo\n".getBytes(StandardCharsets.UTF_8));
     }
-    Job job = Job.getInstance(conf, "slow");
-    job.setJarByClass(SlowMapper.class);
-    job.setMapperClass(SlowMapper.class);
-    job.setNumReduceTasks(0);
-    job.setOutputKeyClass(LongWritable.class);
-    job.setOutputValueClass(Text.class);
-    FileInputFormat.addInputPath(job, input);
-    FileOutputFormat.setOutputPath(job, output);
-    job.submit();
+    Path watchedOutput = new Path("/reliability/slow-output-watched");
+    Path unwatchedOutput = new Path("/reliability/slow-output-unwatched");
+    Job watched = slowJob(conf, input, watchedOutput);
+    Job unwatched = slowJob(conf, input, unwatchedOutput);
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (job.getStatus().getMapProgress() == 0 && job.getStatus().getState() == JobStatus.State.PREP
-        && System.nanoTime() < deadline) {
+    while (watched.getStatus().getState() == JobStatus.State.PREP && System.nanoTime() < deadline) {
       Thread.sleep(100);
     }
     ApplicationReport report = SessionClient.list(conf).stream()
         .filter(s -> SessionClient.sessionName(s).equals(session)).findFirst().orElseThrow();
     String application = report.getApplicationId().toString();
+    // one client polls while the session ends, as waitForCompletion does; the other looks only once it has
+    // gone (SessionClient.stop returns when YARN says so), and reads its job's end in the application's report
+    CompletableFuture<Boolean> watching = CompletableFuture.supplyAsync(() -> {
+      try {
+        return watched.waitForCompletion(false);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
     assertTrue(SessionClient.stop(conf, session), "the session stops");
-    assertFalse(job.waitForCompletion(false), "the job does not succeed");
-    JobStatus status = job.getStatus();
-    assertEquals(JobStatus.State.KILLED, status.getState());
-    assertTrue(status.getFailureInfo().contains("the Vivace session is ending (stopped by "), status.getFailureInfo());
-    Outputs.assertNothingCommitted(fs, output, "the job of the stopped session");
-    assertFalse(fs.exists(new Path(output, "_temporary")), "aborted: " + Outputs.listing(fs, output));
+    assertFalse(watching.get(1, TimeUnit.MINUTES), "the watched job does not succeed");
+    assertFalse(unwatched.waitForCompletion(false), "the unwatched job does not succeed");
+    for (Job job : List.of(watched, unwatched)) {
+      JobStatus status = job.getStatus();
+      assertEquals(JobStatus.State.KILLED, status.getState(), job.getJobName());
+      assertTrue(status.getFailureInfo().contains("the Vivace session is ending (stopped by "),
+          job.getJobName() + ": " + status.getFailureInfo());
+    }
+    assertEquals(null, unwatched.getCounters(), "the unwatched job's end is read from YARN's report of the session");
+    for (Path output : List.of(watchedOutput, unwatchedOutput)) {
+      Outputs.assertNothingCommitted(fs, output, "a job of the stopped session");
+      assertFalse(fs.exists(new Path(output, "_temporary")), "aborted: " + Outputs.listing(fs, output));
+    }
     SessionSecretStore secrets = SessionSecretStore.forCluster(conf);
     String owner = report.getUser();
     assertFalse(fs.exists(secrets.path(owner, application)), "the session's secret is gone");
@@ -268,6 +277,19 @@ class SessionReliabilityTest {
       Thread.sleep(200); // the executors end as the master tells them, YARN stops what is left
     }
     assertEquals(List.of(), ContainerProcesses.allJavaWith(application), "the session's processes are gone");
+  }
+
+  private static Job slowJob(Configuration conf, Path input, Path output) throws Exception {
+    Job job = Job.getInstance(conf, "slow to " + output.getName());
+    job.setJarByClass(SlowMapper.class);
+    job.setMapperClass(SlowMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(LongWritable.class);
+    job.setOutputValueClass(Text.class);
+    FileInputFormat.addInputPath(job, input);
+    FileOutputFormat.setOutputPath(job, output);
+    job.submit();
+    return job;
   }
 
   private static String[] withLast(String[] args, Path last) {

@@ -78,8 +78,8 @@ public final class SessionClient {
       InetSocketAddress address = new InetSocketAddress(session.getHost(), session.getRpcPort());
       SessionAccess access = SessionSecretStore.forCluster(conf).read(session.getUser(),
           session.getApplicationId().toString());
-      return WaitingNotes.around(SessionRpc.proxy(ClientProtocol.class, address, conf, access,
-          UserGroupInformation.getCurrentUser()));
+      return WaitingNotes.around(EndedSessionJobs.around(SessionRpc.proxy(ClientProtocol.class, address, conf,
+          access, UserGroupInformation.getCurrentUser()), conf, session.getApplicationId()));
     } finally {
       yarn.stop();
     }

@@ -159,12 +159,12 @@ final class SessionJobs extends JobsClientProtocol {
     return now - lastActivityNanos > idleNanos;
   }
 
-  /** Kills every running job (the session is ending); returns how many were running. */
-  int killAll(String reason) {
-    int running = 0;
+  /** Kills every running job (the session is ending); returns the ids of those that were running. */
+  List<String> killAll(String reason) {
+    List<String> running = new ArrayList<>();
     for (JobRun job : jobs()) {
       if (!job.isComplete()) {
-        running++;
+        running.add(job.id().toString());
         endsUnseen.add(job.id().toString());
         job.terminate(reason);
       }

@@ -2,6 +2,7 @@ package io.vivace.cluster.session;
 
 import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.SessionEndNote;
 import io.vivace.cluster.SessionFiles;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
@@ -11,6 +12,7 @@ import java.io.File;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -105,13 +107,13 @@ public final class SessionMaster {
     }
     LOG.info("The session ends: " + why);
     haltAfter(SHUTDOWN_LIMIT_MILLIS, "the session did not end within " + SHUTDOWN_LIMIT_MILLIS / 1000 + " s");
-    int killed = jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
+    List<String> killed = jobs.killAll("Job killed: the Vivace session is ending (" + why + ")");
     long deadline = System.nanoTime() + SHUTDOWN_WAIT_MILLIS * 1_000_000L;
     while (!jobs.idleFor(System.nanoTime(), 0) && System.nanoTime() < deadline) {
       monitor.tick(System.nanoTime()); // gives up on attempts that do not stop
       Thread.sleep(MONITOR_INTERVAL_MILLIS);
     }
-    if (killed > 0) { // clients polling their jobs see them end, and why
+    if (!killed.isEmpty()) { // clients polling their jobs see them end, and why
       long clientsDeadline = System.nanoTime() + CLIENT_WAIT_MILLIS * 1_000_000L;
       while (!jobs.killedJobsEndsSeen() && System.nanoTime() < clientsDeadline) {
         Thread.sleep(MONITOR_INTERVAL_MILLIS);
@@ -120,7 +122,7 @@ public final class SessionMaster {
     }
     dispatcher.shutDown();
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
-    containers.stop(FinalApplicationStatus.SUCCEEDED, "session ended: " + why);
+    containers.stop(FinalApplicationStatus.SUCCEEDED, SessionEndNote.of(why, killed));
     server.stop();
     web.stop();
     if (containers.resourceManagerLost() == null) {
