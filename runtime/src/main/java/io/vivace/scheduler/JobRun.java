@@ -389,8 +389,8 @@ public final class JobRun {
       cause = new java.util.concurrent.TimeoutException(attempt.timeoutMessage);
     }
     boolean lostRace = tip.status == TIPStatus.COMPLETE; // a twin succeeded first
-    boolean killed = (terminating || committing || attempt.killRequested || lostRace)
-        && attempt.timeoutMessage == null;
+    boolean killed = lostRace
+        || ((terminating || committing || attempt.killRequested) && attempt.timeoutMessage == null);
     String diagnostic = StringUtils.stringifyException(cause);
     tip.diagnostics.add(diagnostic);
     tip.attemptDiagnostics.put(attempt.id().getId(), diagnostic);
@@ -681,20 +681,22 @@ public final class JobRun {
     for (TaskInProgress tip : speculator.choose(maps, completedMaps, reduces, completedReduces, clock.getAsLong())) {
       LOG.info("Task " + tip.id + " runs slower than a new attempt would: a speculative attempt is launched ("
           + tip.running.get(0).idText() + " runs on)");
-      tip.speculated = true;
       launch(tip, true);
     }
   }
 
   /**
    * Whether the attempt may commit its task's output (Hadoop's {@code canCommit}): the first of a
-   * task's attempts to ask may, while it runs; a twin asking after it may not, and is killed once
-   * the first has succeeded.
+   * task's attempts to ask may, while it runs; a twin asking after it may not, and ends killed, as
+   * Hadoop kills it.
    */
   public synchronized boolean mayCommit(Attempt attempt) {
     TaskInProgress tip = attempt.task();
-    if (attempt.ended || terminating || committing || tip.status == TIPStatus.COMPLETE
-        || (tip.committer != null && tip.committer != attempt)) {
+    if (attempt.ended || terminating || committing) {
+      return false;
+    }
+    if (tip.status == TIPStatus.COMPLETE || (tip.committer != null && tip.committer != attempt)) {
+      attempt.killRequested = true;
       return false;
     }
     tip.committer = attempt;

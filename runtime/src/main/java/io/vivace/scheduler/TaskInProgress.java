@@ -22,8 +22,6 @@ public final class TaskInProgress {
   int queuedLaunches;
   /** The attempt allowed to commit its output, while it has not ended: the task's only one. */
   Attempt committer;
-  /** Whether a speculative attempt was ever launched for it (Hadoop's "may have speculated"). */
-  boolean speculated;
   /** Whether its run time went into the job's statistics (its first success only). */
   boolean timed;
   long startTime;

@@ -217,15 +217,20 @@ class JobRunTest {
     assertTrue(job.mayCommit(twin), "the first to ask commits");
     assertTrue(job.mayCommit(twin), "and may ask again");
     assertFalse(job.mayCommit(straggler), "its twin commits");
+    job.attemptFailed(straggler, none(), new IOException("may not commit")); // as the refused attempt ends
+    assertEquals(1, count(job, JobCounter.NUM_KILLED_REDUCES), "refused, it is killed, as Hadoop kills it");
+    assertEquals(0, count(job, JobCounter.NUM_FAILED_REDUCES));
+    assertEquals(0, queued(false), "its twin goes on");
     job.attemptFailed(twin, none(), new IOException("the twin's commit failed"));
-    assertTrue(job.mayCommit(straggler), "once the committing attempt failed, the other may commit");
-    assertTrue(job.attemptSucceeded(straggler, none(), () -> { }));
+    Attempt third = executor.start(false, new ScriptedExecutor.Handle());
+    assertEquals(twin.task(), third.task(), "no attempt of the task left: it runs again");
+    assertTrue(job.mayCommit(third), "once the committing attempt failed, another may commit");
+    assertTrue(job.attemptSucceeded(third, none(), () -> { }));
     executor.runSteps();
     assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
-    assertEquals(3, count(job, JobCounter.TOTAL_LAUNCHED_REDUCES));
+    assertEquals(4, count(job, JobCounter.TOTAL_LAUNCHED_REDUCES));
     assertEquals(1, count(job, JobCounter.NUM_FAILED_REDUCES));
-    assertEquals(0, count(job, JobCounter.NUM_KILLED_REDUCES));
-    assertEquals(0, queued(false), "the straggler went on: its task was not launched again");
+    assertEquals(1, count(job, JobCounter.NUM_KILLED_REDUCES));
   }
 
   @Test
