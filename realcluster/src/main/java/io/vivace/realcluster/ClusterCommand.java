@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 
 /**
- * {@code vivace cluster up|down|status|classpath --dir DIR ...}: a real Apache Hadoop cluster on
+ * {@code vivace cluster up|down|status|classpath|kill|link --dir DIR ...}: a real Apache Hadoop cluster on
  * this machine (docs/real-cluster.md). Exit status: 0 done (for {@code status}: every daemon runs),
  * 1 failed (for {@code status}: not up), 2 a bad command line, 3 network namespaces cannot be made
  * here ({@code --no-netns} can run the same daemons on loopback).
@@ -47,6 +47,19 @@ public final class ClusterCommand {
     }
   }
 
+  /** {@code kill} or {@code link}: a fault of one host of the running cluster. */
+  private static void fault(ClusterOptions options, ClusterFiles files) throws IOException {
+    ClusterState state = ClusterState.load(files.state())
+        .orElseThrow(() -> new IOException("no cluster in " + files.dir()));
+    Host host = HostFault.host(state, options.host());
+    if (options.command() == ClusterOptions.Command.KILL) {
+      System.out.println("killed " + HostFault.kill(state, host) + " processes of " + host.name());
+    } else {
+      HostFault.link(state, host, options.linkTo());
+      System.out.println("the link of " + host.name() + " is " + options.linkTo());
+    }
+  }
+
   private static int run(ClusterOptions options, ClusterFiles files) throws IOException {
     switch (options.command()) {
       case STATUS:
@@ -63,10 +76,10 @@ public final class ClusterCommand {
       if (lock == null) {
         throw new IOException("another `vivace cluster` command is working on " + files.dir());
       }
-      if (options.command() == ClusterOptions.Command.UP) {
-        new ClusterUp(options).run();
-      } else {
-        new ClusterDown(files).run();
+      switch (options.command()) {
+        case UP -> new ClusterUp(options).run();
+        case DOWN -> new ClusterDown(files).run();
+        default -> fault(options, files);
       }
       return 0;
     }

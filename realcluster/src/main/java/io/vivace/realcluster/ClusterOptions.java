@@ -4,9 +4,9 @@ import java.nio.file.Path;
 
 /** The command line of {@code ./vivace cluster}. */
 record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int cores, int memoryMb,
-                      boolean namespaces) {
+                      boolean namespaces, String host, String linkTo) {
 
-  enum Command { UP, DOWN, STATUS, CLASSPATH }
+  enum Command { UP, DOWN, STATUS, CLASSPATH, KILL, LINK }
 
   static final int DEFAULT_WORKERS = 2;
   static final int DEFAULT_CORES = 4;
@@ -18,6 +18,8 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       "       vivace cluster down --dir DIR",
       "       vivace cluster status --dir DIR",
       "       vivace cluster classpath --dir DIR",
+      "       vivace cluster kill --dir DIR --host HOST",
+      "       vivace cluster link --dir DIR --host HOST --to down|up|none|RATE",
       "  up         a master host (NameNode, ResourceManager, JobHistory server) and N worker hosts",
       "             (DataNode and NodeManager), each host its own network namespace; returns once",
       "             every daemon is up, with the client configuration in DIR/conf",
@@ -30,7 +32,10 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       "  down       stops every process and removes every namespace, link and /etc/netns entry",
       "             the cluster (or a crashed up) left; its data stays in DIR",
       "  status     hosts, daemons and their pids; exit status 0 when every daemon runs",
-      "  classpath  the installation's class path, as `hadoop classpath` prints it");
+      "  classpath  the installation's class path, as `hadoop classpath` prints it",
+      "  kill       SIGKILLs every process of one host at once (a host lost; its namespace and link stay)",
+      "  link       one host's link cut (down), back (up), unshaped (none) or shaped to RATE, both ways",
+      "  --host     a host by its name (vv7-worker2) or host name");
 
   static ClusterOptions parse(String[] args) {
     if (args.length == 0) {
@@ -41,6 +46,8 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       case "down" -> Command.DOWN;
       case "status" -> Command.STATUS;
       case "classpath" -> Command.CLASSPATH;
+      case "kill" -> Command.KILL;
+      case "link" -> Command.LINK;
       default -> throw new IllegalArgumentException("unknown command: " + args[0]);
     };
     Path dir = null;
@@ -49,6 +56,8 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
     int cores = DEFAULT_CORES;
     int memoryMb = DEFAULT_MEMORY_MB;
     boolean namespaces = true;
+    String host = null;
+    String linkTo = null;
     for (int i = 1; i < args.length; i++) {
       String option = args[i];
       if (option.equals("--no-netns")) {
@@ -66,6 +75,8 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
         case "--link" -> link = LinkRate.parse(value);
         case "--cores" -> cores = positive(option, value, 1024);
         case "--memory" -> memoryMb = positive(option, value, 1 << 20);
+        case "--host" -> host = value;
+        case "--to" -> linkTo = linkTarget(value);
         default -> throw new IllegalArgumentException("unknown option: " + option);
       }
     }
@@ -75,7 +86,20 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
     if (command == Command.UP && memoryMb < 512) {
       throw new IllegalArgumentException("--memory " + memoryMb + ": a worker needs at least 512 MB");
     }
-    return new ClusterOptions(command, dir, workers, link, cores, memoryMb, namespaces);
+    if ((command == Command.KILL || command == Command.LINK) && host == null) {
+      throw new IllegalArgumentException(args[0] + " needs --host HOST");
+    }
+    if (command == Command.LINK && linkTo == null) {
+      throw new IllegalArgumentException("link needs --to down|up|none|RATE");
+    }
+    return new ClusterOptions(command, dir, workers, link, cores, memoryMb, namespaces, host, linkTo);
+  }
+
+  private static String linkTarget(String value) {
+    if (!value.equals(HostFault.DOWN) && !value.equals(HostFault.UP)) {
+      LinkRate.parse(value); // says what is wrong with it
+    }
+    return value;
   }
 
   private static int positive(String option, String value, int max) {

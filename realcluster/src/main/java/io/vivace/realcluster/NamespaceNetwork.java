@@ -120,17 +120,25 @@ final class NamespaceNetwork {
   }
 
   private static void shape(LinkRate link, List<String> tc, String device) throws IOException {
-    String rate = link.tcRate();
-    String burst = Long.toString(link.burstBytes());
-    run(tc, "qdisc", "replace", "dev", device, "root", "handle", "1:", "htb", "default", "1");
-    run(tc, "class", "replace", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate,
-        "ceil", rate, "burst", burst, "cburst", burst, "quantum", QUANTUM);
+    for (List<String> command : shapePlan(link, tc, device)) {
+      Commands.run(command.toArray(new String[0]));
+    }
   }
 
-  private static void run(List<String> prefix, String... args) throws IOException {
+  /** The {@code tc} commands ({@code tc} is the command's prefix) that shape {@code device} to the link's rate. */
+  static List<List<String>> shapePlan(LinkRate link, List<String> tc, String device) {
+    String rate = link.tcRate();
+    String burst = Long.toString(link.burstBytes());
+    return List.of(
+        command(tc, "qdisc", "replace", "dev", device, "root", "handle", "1:", "htb", "default", "1"),
+        command(tc, "class", "replace", "dev", device, "parent", "1:", "classid", "1:1", "htb", "rate", rate,
+            "ceil", rate, "burst", burst, "cburst", burst, "quantum", QUANTUM));
+  }
+
+  static List<String> command(List<String> prefix, String... args) {
     List<String> command = new ArrayList<>(prefix);
     command.addAll(List.of(args));
-    Commands.run(command.toArray(new String[0]));
+    return command;
   }
 
   /**

@@ -107,6 +107,35 @@ class ClusterPlanTest {
     assertEquals(dir.resolve("hosts/vv7-worker2/nm-local").toString(), worker.yarn.get("yarn.nodemanager.local-dirs"));
   }
 
+  @Test
+  void aHostsLinkIsCutRestoredOrReshapedAtBothEnds() {
+    ClusterState state = twoWorkers(true);
+    Host worker = HostFault.host(state, "vv7-worker2");
+    assertEquals(List.of(List.of("ip", "link", "set", "vv7-worker2", "down")), HostFault.linkPlan(state, worker, "down"));
+    assertEquals(List.of(List.of("ip", "link", "set", "vv7-worker2", "up")), HostFault.linkPlan(state, worker, "up"));
+    List<List<String>> slow = HostFault.linkPlan(state, worker, "100mbit");
+    assertEquals(6, slow.size(), slow.toString());
+    assertEquals(List.of("tc", "qdisc", "del", "dev", "vv7-worker2", "root"), slow.get(0), "the shaping it had goes first");
+    assertEquals(List.of("tc", "class", "replace", "dev", "vv7-worker2", "parent", "1:", "classid", "1:1", "htb",
+        "rate", "100000000bit", "ceil", "100000000bit", "burst", "65536", "cburst", "65536", "quantum", "60000"), slow.get(3),
+        "into the host, as up shapes it");
+    assertEquals(List.of("tc", "-n", "vv7-worker2", "class", "replace", "dev", "eth0"), slow.get(5).subList(0, 7),
+        "out of the host");
+    assertEquals(List.of(List.of("tc", "qdisc", "del", "dev", "vv7-worker2", "root"),
+        List.of("tc", "-n", "vv7-worker2", "qdisc", "del", "dev", "eth0", "root")),
+        HostFault.linkPlan(state, worker, "none"));
+    ClusterOptions link = ClusterOptions.parse(new String[] {"link", "--dir", "d", "--host", "vv7-worker2", "--to", "down"});
+    assertEquals(ClusterOptions.Command.LINK, link.command());
+    assertEquals("down", link.linkTo());
+    assertEquals("vv7-worker1", ClusterOptions.parse(new String[] {"kill", "--dir", "d", "--host", "vv7-worker1"}).host());
+    assertEquals("kill needs --host HOST", message("kill", "--dir", "d"));
+    assertEquals("link needs --to down|up|none|RATE", message("link", "--dir", "d", "--host", "vv7-worker1"));
+    assertTrue(message("link", "--dir", "d", "--host", "vv7-worker1", "--to", "sideways").contains("--link sideways"));
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> HostFault.host(state, "vv7-worker9"));
+    assertTrue(unknown.getMessage().contains("[vv7-master, vv7-worker1, vv7-worker2]"), unknown.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> HostFault.linkPlan(twoWorkers(false), worker, "down"));
+  }
+
   private static String message(String... args) {
     return assertThrows(IllegalArgumentException.class, () -> ClusterOptions.parse(args)).getMessage();
   }

@@ -1,14 +1,18 @@
 package io.vivace.realcluster;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static io.vivace.realcluster.ClusterClient.assertSameParts;
+import static io.vivace.realcluster.ClusterClient.counter;
+import static io.vivace.realcluster.ClusterClient.deleteTree;
+import static io.vivace.realcluster.ClusterClient.get;
+import static io.vivace.realcluster.ClusterClient.matches;
+import static io.vivace.realcluster.ClusterClient.partNames;
+import static io.vivace.realcluster.ClusterClient.timed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +25,6 @@ import java.util.Set;
 import java.util.StringTokenizer;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -54,9 +57,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealClusterTest {
 
-  private static final Path HOME = Path.of(System.getProperty("vivace.home")).toAbsolutePath().normalize();
-  private static final Path LAUNCHER = HOME.resolve("vivace");
-  private static final Path EXAMPLES = HOME.resolve("runtime/target/hadoop/jobs/hadoop-mapreduce-examples.jar");
+  private static final Path HOME = ClusterClient.HOME;
+  private static final Path LAUNCHER = ClusterClient.LAUNCHER;
+  private static final Path EXAMPLES = ClusterClient.EXAMPLES;
   private static final Path WORKLOADS = HOME.resolve("workloads/target/vivace-workloads.jar");
   private static final JobJar LIBRARY = JobJar.of("hadoop-library");
   private static final JobJar AVRO = JobJar.of("avro");
@@ -75,6 +78,7 @@ class RealClusterTest {
   private final Path target = Path.of("target").toAbsolutePath();
   private final Path dir = target.resolve("real-cluster");
   private final Path work = target.resolve("real-cluster-work");
+  private final ClusterClient client = new ClusterClient(dir, work);
   private final List<String> workers = new ArrayList<>();
   private final List<String> hosts = new ArrayList<>();
   private String bridge;
@@ -387,23 +391,6 @@ class RealClusterTest {
 
   // ---- checks
 
-  private static void assertSameParts(Path expected, Path actual) throws IOException {
-    List<String> names = partNames(expected);
-    assertFalse(names.isEmpty(), "no part files in " + expected);
-    assertEquals(names, partNames(actual), "part files of " + actual + " against " + expected);
-    for (String name : names) {
-      assertArrayEquals(Files.readAllBytes(expected.resolve(name)), Files.readAllBytes(actual.resolve(name)),
-          actual.resolve(name) + " differs from " + expected.resolve(name));
-    }
-    assertTrue(Files.exists(actual.resolve("_SUCCESS")), "no _SUCCESS in " + actual);
-  }
-
-  private static List<String> partNames(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("part-")).sorted().toList();
-    }
-  }
-
   private static long partBytes(Path dir) throws IOException {
     long bytes = 0;
     for (String name : partNames(dir)) {
@@ -454,34 +441,6 @@ class RealClusterTest {
           get(jobs + "/tasks/" + task + "/attempts")));
     }
     return hosts;
-  }
-
-  private static String get(String url) {
-    try {
-      HttpURLConnection connection = (HttpURLConnection) new URL(url).openConnection();
-      connection.setRequestProperty("Accept", "application/json");
-      try (var in = connection.getInputStream()) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } finally {
-        connection.disconnect();
-      }
-    } catch (IOException e) {
-      return ""; // not there yet
-    }
-  }
-
-  private static Set<String> matches(Pattern pattern, String text) {
-    Set<String> found = new TreeSet<>();
-    Matcher m = pattern.matcher(text);
-    while (m.find()) {
-      found.add(m.group(1));
-    }
-    return found;
-  }
-
-  private static int counter(Run.Result job, String name) {
-    Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "=(\\d+)").matcher(job.stderr());
-    return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   private static String jobId(Run.Result job) {
@@ -550,74 +509,34 @@ class RealClusterTest {
     return text;
   }
 
-  /** Runs a step and prints how long it took (the test's output file), for the suite's budget. */
-  private static <T> T timed(String step, Callable<T> work) throws Exception {
-    long start = System.nanoTime();
-    try {
-      return work.call();
-    } finally {
-      System.out.printf("%s: %.1f s%n", step, (System.nanoTime() - start) / 1e9);
-    }
+
+  private String fsQuiet(String... args) throws Exception {
+    return client.fsRun(args).stdout();
   }
 
-  private static void timed(String step, ThrowingRunnable work) throws Exception {
-    timed(step, () -> {
-      work.run();
-      return null;
-    });
+  private Run.Result cluster(String... args) throws Exception {
+    return client.cluster(args);
   }
 
-  interface ThrowingRunnable {
-    void run() throws Exception;
+  private Run.Result vivace(String... args) throws Exception {
+    return client.vivace(args);
   }
 
   private Run.Result examples(List<String> engine, String program, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("examples", program));
-    command.addAll(engine);
-    command.addAll(List.of(args));
-    Run.Result result = vivace(command.toArray(new String[0]));
-    assertEquals(0, result.exitCode(), result.describe());
-    return result;
+    return client.examples(engine, program, args);
   }
 
   private void fs(String... args) throws Exception {
-    String[] command = new String[args.length + 1];
-    command[0] = "fs";
-    System.arraycopy(args, 0, command, 1, args.length);
-    Run.Result result = vivace(command);
-    assertEquals(0, result.exitCode(), result.describe());
-  }
-
-  private String fsQuiet(String... args) throws Exception {
-    String[] command = new String[args.length + 1];
-    command[0] = "fs";
-    System.arraycopy(args, 0, command, 1, args.length);
-    return vivace(command).stdout();
-  }
-
-  /** {@code ./vivace ...} as a client outside the hosts, with the cluster's configuration. */
-  private Run.Result vivace(String... args) throws Exception {
-    return client(args).run();
+    client.fs(args);
   }
 
   /** {@code ./vivace ...} as {@link #vivace}, with {@code HADOOP_CLASSPATH} set. */
   private Run.Result vivaceWith(String hadoopClasspath, String... args) throws Exception {
-    return client(args).env("HADOOP_CLASSPATH", hadoopClasspath).run();
+    return client.vivaceWith(hadoopClasspath, args);
   }
 
-  private Run client(String... args) {
-    List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
-    command.addAll(List.of(args));
-    return new Run(command).env("HADOOP_CONF_DIR", dir.resolve("conf").toString())
-        .env("HADOOP_CLIENT_OPTS", hostsOption()).in(work);
-  }
-
-  /** {@code ./vivace cluster ...} on this module's own class path, built by this very build. */
-  private Run.Result cluster(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "cluster"));
-    command.addAll(List.of(args));
-    return new Run(command).env("VIVACE_CLASSPATH", System.getProperty("java.class.path"))
-        .timeoutSeconds(900).run();
+  private String hostsOption() {
+    return client.hostsOption();
   }
 
   private Run.Result bash(String script, Path directory) throws Exception {
@@ -627,20 +546,5 @@ class RealClusterTest {
 
   private static Run.Result run(String... command) throws Exception {
     return new Run(List.of(command)).timeoutSeconds(60).run();
-  }
-
-  private String hostsOption() {
-    return "-Djdk.net.hosts.file=" + dir.resolve("conf/hosts");
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -53,6 +53,11 @@ public final class AttemptRun {
     return attempt.scratchDir();
   }
 
+  /** Makes the attempt ask {@code permission} before it commits its output. */
+  public void commitOnlyIf(io.vivace.task.CommitPermission permission) {
+    attempt.commitOnlyIf(permission);
+  }
+
   public TaskReporter reporter() {
     return attempt.reporter();
   }

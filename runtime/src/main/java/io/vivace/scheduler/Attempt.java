@@ -18,6 +18,10 @@ public final class Attempt {
   long activity = -1;
   long activityChangedNanos;
   boolean stopAsked;
+  /** Asked to stop as killed, not failed: a task kill, its executor lost, a twin that won. */
+  boolean killRequested;
+  /** When it started running on the speculator's clock (nanos). */
+  long runningSinceNanos;
   /** Set when the attempt was stopped for a timeout: the message it fails with. */
   String timeoutMessage;
   /** Whether its end has been recorded (it ends once, whoever reports it). */

@@ -22,4 +22,14 @@ public interface JobExecutor {
 
   /** The job is over: gives back what its attempts hold where they ran (map outputs, queues). */
   void close();
+
+  /**
+   * Whether the job's slow tasks get speculative attempts here, as the job's
+   * {@code mapreduce.*.speculative} keys say: where each attempt runs in its own slot on hosts of
+   * its own (a session's executors). A job's attempts that may race must each ask
+   * {@link JobRun#mayCommit} before they commit.
+   */
+  default boolean speculates() {
+    return false;
+  }
 }

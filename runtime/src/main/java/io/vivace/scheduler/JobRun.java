@@ -65,6 +65,10 @@ public final class JobRun {
   private final Runnable onFinish;
   /** Where the job's own steps run: the job's working directory, exits failing the step. */
   private final TaskScope jobScope;
+  /** Gives slow tasks speculative attempts; null where the executor does not speculate. */
+  private final Speculator speculator;
+  /** The speculator's clock (nanos). */
+  private java.util.function.LongSupplier clock = System::nanoTime;
 
   private OutputCommitter committer;
   private org.apache.hadoop.mapred.JobContextImpl jobContext;
@@ -132,6 +136,13 @@ public final class JobRun {
     this.history = new JobHistoryWriter(historyFile);
     this.jobScope = new TaskScope("job " + id, new TaskWorkDir(submission.resources().workDir(), Map.of()), () -> { });
     this.executor = executors.forJob(this, submission, mapOutputCodec);
+    Speculator.Settings speculation = Speculator.Settings.of(conf);
+    this.speculator = executor.speculates() && speculation.any() ? new Speculator(speculation) : null;
+  }
+
+  /** Makes the speculator read {@code nanos} as its clock (tests drive time with it). */
+  synchronized void clock(java.util.function.LongSupplier nanos) {
+    this.clock = nanos;
   }
 
   public JobID id() {
@@ -190,6 +201,7 @@ public final class JobRun {
 
   private void launch(TaskInProgress tip, boolean first) {
     inFlight++;
+    tip.queuedLaunches++;
     executor.launch(tip, first);
   }
 
@@ -263,7 +275,8 @@ public final class JobRun {
    * the launch is over.
    */
   public synchronized Attempt attemptStarting(TaskInProgress tip) {
-    if (terminating) {
+    tip.queuedLaunches = Math.max(0, tip.queuedLaunches - 1);
+    if (terminating || tip.status == TIPStatus.COMPLETE) { // ending, or a speculative launch whose task is done
       inFlight--;
       maybeCleanup();
       return null;
@@ -299,7 +312,8 @@ public final class JobRun {
       }
       attempt.handle = handle;
       attempt.activityChangedNanos = System.nanoTime();
-      tip.running = attempt;
+      attempt.runningSinceNanos = clock.getAsLong();
+      tip.running.add(attempt);
       runningTips.add(tip);
       tip.status = TIPStatus.RUNNING;
       if (tip.startTime == 0) {
@@ -328,11 +342,19 @@ public final class JobRun {
     if (!end(attempt)) {
       return false;
     }
-    if (terminating || committing) {
+    if (terminating || committing || tip.status == TIPStatus.COMPLETE) { // or its twin won
       recordAttemptEnd(attempt, attemptCounters, "KILLED", now, null);
       countKilled(isMap);
       maybeCleanup();
       return false;
+    }
+    if (speculator != null) {
+      speculator.succeeded(tip, attempt, clock.getAsLong());
+    }
+    for (Attempt twin : new ArrayList<>(tip.running)) {
+      LOG.info("Task attempt " + attempt.idText() + " succeeded first; " + twin.idText() + " is killed");
+      twin.killRequested = true;
+      stop(twin);
     }
     tip.status = TIPStatus.COMPLETE;
     tip.finishTime = now;
@@ -366,8 +388,9 @@ public final class JobRun {
     if (attempt.timeoutMessage != null) {
       cause = new java.util.concurrent.TimeoutException(attempt.timeoutMessage);
     }
-    boolean killed = (terminating || committing || tip.killRequested) && attempt.timeoutMessage == null;
-    tip.killRequested = false;
+    boolean lostRace = tip.status == TIPStatus.COMPLETE; // a twin succeeded first
+    boolean killed = lostRace
+        || ((terminating || committing || attempt.killRequested) && attempt.timeoutMessage == null);
     String diagnostic = StringUtils.stringifyException(cause);
     tip.diagnostics.add(diagnostic);
     tip.attemptDiagnostics.put(attempt.id().getId(), diagnostic);
@@ -377,7 +400,7 @@ public final class JobRun {
     if (killed) {
       countKilled(isMap);
     }
-    if (terminating || committing) {
+    if (terminating || committing || lostRace) {
       maybeCleanup();
       return;
     }
@@ -388,6 +411,9 @@ public final class JobRun {
           + (isMap ? maxMapAttempts : maxReduceAttempts) + " attempts): " + cause);
     }
     if (tip.failures < (isMap ? maxMapAttempts : maxReduceAttempts)) {
+      if (!tip.running.isEmpty() || tip.queuedLaunches > 0) {
+        return; // its other attempt goes on
+      }
       if (killed) {
         LOG.info("Task attempt " + attempt.idText() + " was killed (" + firstLine(cause) + "); " + tip.id
             + " runs again");
@@ -409,7 +435,7 @@ public final class JobRun {
    */
   public synchronized void attemptLost(Attempt attempt, AttemptCounters attemptCounters, String reason) {
     if (!attempt.ended) {
-      attempt.task().killRequested = true;
+      attempt.killRequested = true;
       attemptFailed(attempt, attemptCounters, new java.io.IOException(reason));
     }
   }
@@ -447,9 +473,11 @@ public final class JobRun {
     attempt.ended = true;
     inFlight--;
     TaskInProgress tip = attempt.task();
-    if (tip.running == attempt) {
-      tip.running = null;
+    if (tip.running.remove(attempt) && tip.running.isEmpty()) {
       runningTips.remove(tip);
+    }
+    if (tip.committer == attempt) {
+      tip.committer = null; // it may have committed: another may commit over it only if it failed
     }
     return true;
   }
@@ -483,10 +511,17 @@ public final class JobRun {
   private void startCommit() {
     committing = true;
     inFlight -= executor.dropQueued();
-    for (TaskInProgress tip : runningTips) {
-      stop(tip.running);
-    }
+    stopAll();
     runStep(this::commit);
+  }
+
+  /** Asks every running attempt to stop. */
+  private void stopAll() {
+    for (TaskInProgress tip : runningTips) {
+      for (Attempt attempt : tip.running) {
+        stop(attempt);
+      }
+    }
   }
 
   private void commit() {
@@ -508,9 +543,7 @@ public final class JobRun {
     terminalState = finalState;
     failureInfo = info;
     inFlight -= executor.dropQueued();
-    for (TaskInProgress tip : runningTips) {
-      stop(tip.running);
-    }
+    stopAll();
     maybeCleanup();
   }
 
@@ -614,25 +647,60 @@ public final class JobRun {
    * is the executor's to give up on.)
    */
   public synchronized void watch(long now) {
-    if (taskTimeoutMillis == 0) {
+    if (taskTimeoutMillis != 0) {
+      for (TaskInProgress tip : runningTips) {
+        for (Attempt attempt : tip.running) {
+          watchActivity(attempt, now);
+        }
+      }
+    }
+    speculate();
+  }
+
+  private void watchActivity(Attempt attempt, long now) {
+    if (attempt.stopAsked) {
       return;
     }
-    for (TaskInProgress tip : runningTips) {
-      Attempt attempt = tip.running;
-      if (attempt.stopAsked) {
-        continue;
-      }
-      long activity = attempt.handle.activity();
-      if (activity != attempt.activity) {
-        attempt.activity = activity;
-        attempt.activityChangedNanos = now;
-      } else if (now - attempt.activityChangedNanos > taskTimeoutMillis * 1_000_000L) {
-        attempt.timeoutMessage = "Task " + attempt.idText() + " failed to report status for "
-            + taskTimeoutMillis / 1000 + " seconds. Killing!";
-        LOG.warn(attempt.timeoutMessage);
-        stop(attempt);
-      }
+    long activity = attempt.handle.activity();
+    if (activity != attempt.activity) {
+      attempt.activity = activity;
+      attempt.activityChangedNanos = now;
+    } else if (now - attempt.activityChangedNanos > taskTimeoutMillis * 1_000_000L) {
+      attempt.timeoutMessage = "Task " + attempt.idText() + " failed to report status for "
+          + taskTimeoutMillis / 1000 + " seconds. Killing!";
+      LOG.warn(attempt.timeoutMessage);
+      stop(attempt);
     }
+  }
+
+  /** Launches a speculative attempt of the tasks the speculator picks, ahead of the job's queued work. */
+  private void speculate() {
+    if (speculator == null || !setupDone || terminating || committing) {
+      return;
+    }
+    for (TaskInProgress tip : speculator.choose(maps, completedMaps, reduces, completedReduces, clock.getAsLong())) {
+      LOG.info("Task " + tip.id + " runs slower than a new attempt would: a speculative attempt is launched ("
+          + tip.running.get(0).idText() + " runs on)");
+      launch(tip, true);
+    }
+  }
+
+  /**
+   * Whether the attempt may commit its task's output (Hadoop's {@code canCommit}): the first of a
+   * task's attempts to ask may, while it runs; a twin asking after it may not, and ends killed, as
+   * Hadoop kills it.
+   */
+  public synchronized boolean mayCommit(Attempt attempt) {
+    TaskInProgress tip = attempt.task();
+    if (attempt.ended || terminating || committing) {
+      return false;
+    }
+    if (tip.status == TIPStatus.COMPLETE || (tip.committer != null && tip.committer != attempt)) {
+      attempt.killRequested = true;
+      return false;
+    }
+    tip.committer = attempt;
+    return true;
   }
 
   /** Asks a running attempt to stop; its executor reports its end. */
@@ -644,10 +712,12 @@ public final class JobRun {
   /** Stops one running attempt; it is retried unless {@code shouldFail} made it count as failed. */
   public synchronized boolean killTask(org.apache.hadoop.mapreduce.TaskAttemptID attemptId, boolean shouldFail) {
     for (TaskInProgress tip : runningTips) {
-      if (tip.running.idText().equals(attemptId.toString())) {
-        tip.killRequested = !shouldFail;
-        stop(tip.running);
-        return true;
+      for (Attempt attempt : tip.running) {
+        if (attempt.idText().equals(attemptId.toString())) {
+          attempt.killRequested = !shouldFail;
+          stop(attempt);
+          return true;
+        }
       }
     }
     return false;

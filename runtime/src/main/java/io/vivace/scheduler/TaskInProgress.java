@@ -15,10 +15,15 @@ public final class TaskInProgress {
   final int index;
   int attempts;
   int failures;
-  boolean killRequested;
   TIPStatus status = TIPStatus.PENDING;
-  /** The attempt running now, or null. */
-  Attempt running;
+  /** The attempts running now: one, or two while a speculative attempt races a slow one. */
+  final List<Attempt> running = new ArrayList<>(2);
+  /** Launches queued and not yet made attempts (a retry, a speculative attempt). */
+  int queuedLaunches;
+  /** The attempt allowed to commit its output, while it has not ended: the task's only one. */
+  Attempt committer;
+  /** Whether its run time went into the job's statistics (its first success only). */
+  boolean timed;
   long startTime;
   long finishTime;
   /** The successful attempt's counters; converted for a TaskReport only when one is asked for. */
@@ -54,12 +59,24 @@ public final class TaskInProgress {
     if (status == TIPStatus.COMPLETE) {
       return 1f;
     }
-    Attempt attempt = running;
-    return attempt == null || attempt.handle == null ? 0f : Math.min(1f, attempt.handle.progress());
+    Attempt ahead = leading();
+    return ahead == null ? 0f : Math.min(1f, ahead.handle.progress());
+  }
+
+  /** The running attempt that got furthest, or null when none runs. */
+  Attempt leading() {
+    Attempt ahead = null;
+    for (Attempt attempt : running) {
+      if (attempt.handle != null && (ahead == null || attempt.handle.progress() > ahead.handle.progress())) {
+        ahead = attempt;
+      }
+    }
+    return ahead;
   }
 
   TaskReport report() {
-    String state = running != null && running.handle != null ? running.handle.status() : status.name();
+    Attempt ahead = leading();
+    String state = ahead != null ? ahead.handle.status() : status.name();
     return new TaskReport(id, progress(), state,
         diagnostics.toArray(new String[0]), status, startTime, finishTime,
         new Counters(counters == null ? new org.apache.hadoop.mapred.Counters() : counters.toCounters()));

@@ -28,6 +28,7 @@ public final class TaskAttempt {
   private OutputCommitter committer;
   private ShuffleInput shuffleInput;
   private AttemptSerializations serializations;
+  private CommitPermission commitPermission = CommitPermission.ALWAYS;
 
   /**
    * {@code idText} is {@code id.toString()} ({@link AttemptIdFormat}); {@code loader} loads the job's
@@ -145,8 +146,17 @@ public final class TaskAttempt {
     committer().setupTask(committerContext());
   }
 
+  /** Makes the attempt ask {@code permission} before it commits its output. */
+  public void commitOnlyIf(CommitPermission permission) {
+    this.commitPermission = permission;
+  }
+
   public void commitOutput() throws Exception {
     if (committer().needsTaskCommit(committerContext())) {
+      if (!commitPermission.mayCommit()) {
+        throw new java.io.IOException("Task attempt " + idText + " may not commit its output: another attempt of "
+            + taskIdText(idText) + " commits (or committed) it");
+      }
       committer().commitTask(committerContext());
     }
   }

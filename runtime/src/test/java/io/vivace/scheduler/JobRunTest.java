@@ -64,6 +64,201 @@ class JobRunTest {
     return job;
   }
 
+  private static final long SECOND = 1_000_000_000L;
+  /** The speculator's clock, driven by the tests. */
+  private final java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+
+  /** A job on executors where attempts may race (a session's), as MapReduce on YARN speculates. */
+  private JobRun speculating(int maps, int reduces, java.util.function.Consumer<org.apache.hadoop.mapred.JobConf> more)
+      throws Exception {
+    executor.speculates = true;
+    JobRun job = new JobRun(staged(maps, reduces, more), executor, finished::incrementAndGet);
+    job.clock(clock::get);
+    job.start();
+    executor.runSteps();
+    return job;
+  }
+
+  private long queued(boolean maps) {
+    return executor.launches.stream().filter(t -> t.isMap() == maps).count();
+  }
+
+  private static long count(JobRun job, JobCounter counter) {
+    return job.counters().findCounter(counter).getValue();
+  }
+
+  /** Maps 0 and 1 succeed after a second; map 2 runs on with {@code progress} at 2 s; returns map 2. */
+  private Attempt twoMapsDoneAndOneRunning(JobRun job, float progress) {
+    Attempt m0 = executor.start(true, new ScriptedExecutor.Handle());
+    Attempt m1 = executor.start(true, new ScriptedExecutor.Handle());
+    Attempt m2 = executor.start(true, new ScriptedExecutor.Handle(progress));
+    clock.set(SECOND);
+    assertTrue(job.attemptSucceeded(m0, none(), () -> { }));
+    assertTrue(job.attemptSucceeded(m1, none(), () -> { }));
+    clock.set(2 * SECOND);
+    job.watch(System.nanoTime());
+    return m2;
+  }
+
+  @Test
+  void aStragglingMapGetsASpeculativeAttemptWhoseSuccessWinsAndKillsTheStraggler() throws Exception {
+    JobRun job = speculating(3, 1, conf -> { });
+    Attempt straggler = twoMapsDoneAndOneRunning(job, 0.1f); // it would end at 20 s, a new attempt at 3 s
+    assertEquals(1, queued(true), "a speculative attempt of the straggler is launched");
+    ScriptedExecutor.Handle twinHandle = new ScriptedExecutor.Handle();
+    Attempt twin = executor.start(true, twinHandle);
+    assertEquals(straggler.task(), twin.task());
+    assertEquals(1, twin.id().getId(), "the task's second attempt");
+    assertEquals(1, job.runningTasks(TaskType.MAP), "one task, two attempts");
+    clock.set(3 * SECOND);
+    assertTrue(job.attemptSucceeded(twin, none(), () -> { }), "the first attempt to succeed wins");
+    ScriptedExecutor.Handle stragglerHandle = (ScriptedExecutor.Handle) straggler.handle;
+    assertTrue(stragglerHandle.stopAsked, "the straggler is stopped");
+    assertFalse(twinHandle.stopAsked);
+    job.attemptFailed(straggler, none(), new IOException("stopped")); // as its executor reports it
+    Attempt reduce = executor.start(false, new ScriptedExecutor.Handle());
+    assertTrue(job.attemptSucceeded(reduce, none(), () -> { }));
+    executor.runSteps(); // commit
+    assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
+    assertEquals(4, count(job, JobCounter.TOTAL_LAUNCHED_MAPS), "three maps and a speculative attempt");
+    assertEquals(1, count(job, JobCounter.NUM_KILLED_MAPS), "the straggler, killed");
+    assertEquals(0, count(job, JobCounter.NUM_FAILED_MAPS));
+    assertEquals(1, count(job, JobCounter.TOTAL_LAUNCHED_REDUCES));
+    java.util.Map<String, org.apache.hadoop.mapreduce.TaskCompletionEvent.Status> ends = new java.util.HashMap<>();
+    for (org.apache.hadoop.mapreduce.TaskCompletionEvent event : job.events(0, 100)) {
+      ends.put(event.getTaskAttemptId().toString(), event.getStatus());
+    }
+    assertEquals(org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.SUCCEEDED, ends.get(twin.idText()));
+    assertEquals(org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.KILLED, ends.get(straggler.idText()));
+    assertEquals(org.apache.hadoop.mapred.TIPStatus.COMPLETE, job.taskReports(TaskType.MAP)[2].getCurrentStatus());
+  }
+
+  @Test
+  void aStragglerThatSucceedsAfterItsTwinIsCountedKilledAndItsResultNotTaken() throws Exception {
+    JobRun job = speculating(3, 0, conf -> { });
+    Attempt straggler = twoMapsDoneAndOneRunning(job, 0.1f);
+    Attempt twin = executor.start(true, new ScriptedExecutor.Handle());
+    assertTrue(job.attemptSucceeded(twin, none(), () -> { }));
+    boolean[] accepted = {false};
+    assertFalse(job.attemptSucceeded(straggler, none(), () -> accepted[0] = true), "its twin won");
+    assertFalse(accepted[0], "its output is not published");
+    executor.runSteps();
+    assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
+    assertEquals(1, count(job, JobCounter.NUM_KILLED_MAPS));
+    assertEquals(4, count(job, JobCounter.TOTAL_LAUNCHED_MAPS));
+  }
+
+  @Test
+  void tasksThatKeepUpGetNoSpeculativeAttemptAndTheCountsStayAsTheyWere() throws Exception {
+    JobRun job = speculating(3, 1, conf -> { });
+    Attempt m0 = executor.start(true, new ScriptedExecutor.Handle(0.01f));
+    Attempt m1 = executor.start(true, new ScriptedExecutor.Handle());
+    Attempt m2 = executor.start(true, new ScriptedExecutor.Handle(0.95f));
+    clock.set(5 * SECOND);
+    job.watch(System.nanoTime());
+    assertEquals(0, queued(true), "no estimate before a map has succeeded");
+    clock.set(6 * SECOND);
+    assertTrue(job.attemptSucceeded(m0, none(), () -> { }));
+    assertTrue(job.attemptSucceeded(m1, none(), () -> { }));
+    clock.set(6 * SECOND + SECOND / 2);
+    job.watch(System.nanoTime()); // map 2 should end at 6.8 s, a new attempt at 12.5 s
+    assertEquals(0, queued(true), "a map that ends before a new attempt would is left alone");
+    assertTrue(job.attemptSucceeded(m2, none(), () -> { }));
+    assertTrue(job.attemptSucceeded(executor.start(false, new ScriptedExecutor.Handle()), none(), () -> { }));
+    executor.runSteps();
+    assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
+    assertEquals(3, count(job, JobCounter.TOTAL_LAUNCHED_MAPS));
+    assertEquals(0, count(job, JobCounter.NUM_KILLED_MAPS));
+  }
+
+  @Test
+  void theJobsKeysTurnSpeculationOffPerTaskTypeAndTheEmbeddedEngineNeverSpeculates() throws Exception {
+    JobRun noMaps = speculating(3, 1, conf -> conf.setBoolean("mapreduce.map.speculative", false));
+    twoMapsDoneAndOneRunning(noMaps, 0.1f);
+    assertEquals(0, queued(true), "mapreduce.map.speculative=false");
+    noMaps.terminate("done with it");
+    executor.runSteps();
+
+    clock.set(0);
+    JobRun noReduces = speculating(1, 2, conf -> conf.setBoolean("mapreduce.reduce.speculative", false));
+    assertTrue(noReduces.attemptSucceeded(executor.start(true, new ScriptedExecutor.Handle()), none(), () -> { }));
+    Attempt r0 = executor.start(false, new ScriptedExecutor.Handle());
+    executor.start(false, new ScriptedExecutor.Handle(0.1f));
+    clock.set(SECOND);
+    assertTrue(noReduces.attemptSucceeded(r0, none(), () -> { }));
+    clock.set(2 * SECOND);
+    noReduces.watch(System.nanoTime());
+    assertEquals(0, queued(false), "mapreduce.reduce.speculative=false");
+    noReduces.terminate("done with it");
+    executor.runSteps();
+
+    clock.set(0);
+    executor.speculates = false;
+    JobRun embedded = new JobRun(staged(3, 1), executor, finished::incrementAndGet);
+    embedded.clock(clock::get);
+    embedded.start();
+    executor.runSteps();
+    twoMapsDoneAndOneRunning(embedded, 0.1f);
+    assertEquals(0, queued(true), "where attempts share one JVM's slots (the embedded engine), as the LocalJobRunner");
+  }
+
+  @Test
+  void aStragglingReduceGetsATwinAndOnlyOneOfThemMayCommit() throws Exception {
+    JobRun job = speculating(1, 2, conf -> { });
+    assertTrue(job.attemptSucceeded(executor.start(true, new ScriptedExecutor.Handle()), none(), () -> { }));
+    Attempt r0 = executor.start(false, new ScriptedExecutor.Handle());
+    Attempt straggler = executor.start(false, new ScriptedExecutor.Handle(0.1f));
+    clock.set(SECOND);
+    assertTrue(job.attemptSucceeded(r0, none(), () -> { }));
+    clock.set(2 * SECOND);
+    job.watch(System.nanoTime());
+    Attempt twin = executor.start(false, new ScriptedExecutor.Handle());
+    assertEquals(straggler.task(), twin.task());
+    assertTrue(job.mayCommit(twin), "the first to ask commits");
+    assertTrue(job.mayCommit(twin), "and may ask again");
+    assertFalse(job.mayCommit(straggler), "its twin commits");
+    job.attemptFailed(straggler, none(), new IOException("may not commit")); // as the refused attempt ends
+    assertEquals(1, count(job, JobCounter.NUM_KILLED_REDUCES), "refused, it is killed, as Hadoop kills it");
+    assertEquals(0, count(job, JobCounter.NUM_FAILED_REDUCES));
+    assertEquals(0, queued(false), "its twin goes on");
+    job.attemptFailed(twin, none(), new IOException("the twin's commit failed"));
+    Attempt third = executor.start(false, new ScriptedExecutor.Handle());
+    assertEquals(twin.task(), third.task(), "no attempt of the task left: it runs again");
+    assertTrue(job.mayCommit(third), "once the committing attempt failed, another may commit");
+    assertTrue(job.attemptSucceeded(third, none(), () -> { }));
+    executor.runSteps();
+    assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
+    assertEquals(4, count(job, JobCounter.TOTAL_LAUNCHED_REDUCES));
+    assertEquals(1, count(job, JobCounter.NUM_FAILED_REDUCES));
+    assertEquals(1, count(job, JobCounter.NUM_KILLED_REDUCES));
+  }
+
+  @Test
+  void afterASpeculationTheNextWaitsRetryAfterSpeculateAndTheCapsBound() throws Exception {
+    JobRun job = speculating(4, 0, conf -> conf.setInt("mapreduce.job.speculative.minimum-allowed-tasks", 2));
+    Attempt m0 = executor.start(true, new ScriptedExecutor.Handle());
+    for (int i = 0; i < 3; i++) {
+      executor.start(true, new ScriptedExecutor.Handle(0.1f));
+    }
+    clock.set(SECOND);
+    assertTrue(job.attemptSucceeded(m0, none(), () -> { }));
+    clock.set(2 * SECOND);
+    job.watch(System.nanoTime());
+    assertEquals(1, queued(true), "one map per check");
+    executor.start(true, new ScriptedExecutor.Handle());
+    clock.set(2 * SECOND + 14 * SECOND);
+    job.watch(System.nanoTime());
+    assertEquals(0, queued(true), "mapreduce.job.speculative.retry-after-speculate: 15 s");
+    clock.set(2 * SECOND + 15 * SECOND);
+    job.watch(System.nanoTime());
+    assertEquals(1, queued(true), "the next, 15 s later");
+    executor.start(true, new ScriptedExecutor.Handle());
+    clock.set(60 * SECOND);
+    job.watch(System.nanoTime());
+    assertEquals(0, queued(true), "no third: mapreduce.job.speculative.minimum-allowed-tasks=2 (and the caps of 4 maps)");
+    assertEquals(6, count(job, JobCounter.TOTAL_LAUNCHED_MAPS));
+  }
+
   private static AttemptCounters none() {
     return new AttemptCounters();
   }

@@ -17,10 +17,18 @@ final class ScriptedExecutor implements AttemptExecutor, JobExecutor {
   /** A running attempt's handle that records whether it was asked to stop. */
   static final class Handle implements AttemptHandle {
     volatile boolean stopAsked;
+    volatile float progress = 0.5f;
+
+    Handle() {
+    }
+
+    Handle(float progress) {
+      this.progress = progress;
+    }
 
     @Override
     public float progress() {
-      return 0.5f;
+      return progress;
     }
 
     @Override
@@ -42,6 +50,8 @@ final class ScriptedExecutor implements AttemptExecutor, JobExecutor {
   final Deque<TaskInProgress> launches = new ArrayDeque<>();
   private final List<Runnable> steps = new ArrayList<>();
   int closed;
+  /** Whether jobs speculate here, as on a session's executors. */
+  boolean speculates;
   private JobRun job;
 
   @Override
@@ -74,6 +84,11 @@ final class ScriptedExecutor implements AttemptExecutor, JobExecutor {
   @Override
   public synchronized void close() {
     closed++;
+  }
+
+  @Override
+  public boolean speculates() {
+    return speculates;
   }
 
   /** Runs the job's queued steps, and those they queue, until there are none. */

@@ -158,6 +158,7 @@ public final class ExecutorMain {
     try {
       job = jobs.job(assignment);
       run = new AttemptRun(job.local(), TaskAttemptID.forName(assignment.attemptId()), assignment.attemptId());
+      run.commitOnlyIf(() -> master.mayCommit(id, assignment.attemptId()));
       if (!assignment.isMap()) {
         fetched = shuffle.inputFor(job, assignment, run);
         run.readShuffleFrom(fetched);

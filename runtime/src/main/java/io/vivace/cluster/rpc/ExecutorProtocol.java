@@ -10,13 +10,19 @@ import org.apache.hadoop.ipc.VersionedProtocol;
  */
 public interface ExecutorProtocol extends VersionedProtocol {
 
-  long versionID = 1L;
+  long versionID = 2L;
 
   /** Joins the session; returns the executor's id. */
   int register(ExecutorInfo info) throws IOException;
 
   /** Work for the executor: returns as soon as there is some, or after {@code waitMillis}. */
   Assignments nextWork(int executorId, long waitMillis, StatusBatch running) throws IOException;
+
+  /**
+   * Whether the attempt may commit its task's output (Hadoop's {@code canCommit}): false when
+   * another attempt of its task (a speculative twin) commits, or it is no longer the session's.
+   */
+  boolean mayCommit(int executorId, String attemptId) throws IOException;
 
   /** An attempt ended. */
   void attemptDone(int executorId, AttemptResult result) throws IOException;

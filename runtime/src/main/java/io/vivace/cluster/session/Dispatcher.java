@@ -362,6 +362,19 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     }
   }
 
+  @Override
+  public boolean mayCommit(int executorId, String attemptId) throws IOException {
+    Running r;
+    synchronized (this) {
+      known(executorId);
+      r = running.get(attemptId);
+      if (r == null || r.executor.id != executorId || r.givenUp) {
+        return false; // its end was recorded already
+      }
+    }
+    return r.job.job.mayCommit(r.attempt);
+  }
+
   /**
    * Of the maps a reduce could not fetch, those whose output is still where the reduce was told
    * it is (else the map ran again meanwhile, and its new output is fine): forgotten here, and to be
@@ -555,6 +568,9 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   /** The job's launch for this executor's slot: its first map near the executor, else one that waited enough. */
   private Chosen chooseIn(RemoteJobExecutor job, Executor executor, long now) {
     for (RemoteJobExecutor.Launch launch : job.queue) {
+      if (runsOnHost(launch.task(), executor.info.host())) {
+        continue; // a speculative attempt: never on the host where its task runs already
+      }
       if (!launch.task().isMap()) {
         if (job.job.mapsDone() && job.allMapOutputsKnown()) {
           return new Chosen(job, launch, null, job.mapOutputLocations());
@@ -569,6 +585,16 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       }
     }
     return null;
+  }
+
+  /** Whether an attempt of the task, not asked to stop, runs on an executor on {@code host}. */
+  private boolean runsOnHost(io.vivace.scheduler.TaskInProgress task, String host) {
+    for (Running r : running.values()) {
+      if (r.attempt.task() == task && r.stopAskedNanos == 0 && r.executor.info.host().equals(host)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -73,6 +73,11 @@ final class RemoteJobExecutor implements JobExecutor {
     dispatcher.jobClosed(this);
   }
 
+  @Override
+  public boolean speculates() {
+    return true;
+  }
+
   /** Whether every map's output is on an executor the session has. */
   boolean allMapOutputsKnown() {
     for (MapOutputLocation location : mapOutputs) {

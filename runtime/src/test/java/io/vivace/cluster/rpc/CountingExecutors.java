@@ -24,6 +24,12 @@ final class CountingExecutors implements ExecutorProtocol {
   }
 
   @Override
+  public boolean mayCommit(int executorId, String attemptId) {
+    record("mayCommit");
+    return true;
+  }
+
+  @Override
   public void attemptDone(int executorId, AttemptResult result) {
     record("attemptDone");
   }

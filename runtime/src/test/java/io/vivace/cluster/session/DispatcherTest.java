@@ -5,6 +5,7 @@ import static io.vivace.cluster.session.SessionHarness.counter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,6 +117,51 @@ class DispatcherTest {
     } finally {
       impatient.close();
     }
+  }
+
+  @Test
+  void aStragglingMapsTwinRunsOnAnotherHostWinsAndItsOutputIsTheOneReducesFetch() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor slow = FakeExecutor.join(s.dispatcher, "container_1", H1, 2);
+    FakeExecutor sameHost = FakeExecutor.join(s.dispatcher, "container_2", H1, 1);
+    FakeExecutor other = FakeExecutor.join(s.dispatcher, "container_3", H2, 1);
+    JobRun job = s.submit(2, 1);
+    List<AttemptAssignment> maps = slow.awaitRunning(2);
+    AttemptAssignment straggler = maps.get(1);
+    slow.succeed(maps.get(0));
+    slow.progress.put(straggler.attemptId(), 0.01f);
+    slow.poll(0); // its status: 1% done
+    s.jobs.watch(System.nanoTime());
+    assertEquals(1, s.dispatcher.queuedLaunches(), "a speculative attempt of the straggler");
+    assertEquals(List.of(), slow.poll(0), "not beside the straggler");
+    assertEquals(List.of(), sameHost.poll(0), "nor on another executor of its host");
+    AttemptAssignment twin = other.awaitRunning(1).get(0);
+    assertEquals(straggler.index(), twin.index());
+    assertTrue(twin.isMap());
+    assertTrue(other.mayCommit(twin), "the first attempt to ask may commit");
+    assertFalse(slow.mayCommit(straggler), "its twin commits");
+    other.succeed(twin);
+    slow.poll(0);
+    assertEquals(List.of(straggler.attemptId()), slow.stops, "the straggler is stopped");
+    slow.fail(straggler, "stopped");
+    FakeExecutor reducer = null;
+    for (FakeExecutor executor : List.of(slow, sameHost, other)) {
+      executor.poll(0);
+      if (reducer == null && !executor.running.isEmpty()) {
+        reducer = executor;
+      }
+    }
+    assertNotNull(reducer, "an executor runs the reduce");
+    AttemptAssignment reduce = reducer.running.values().iterator().next();
+    assertFalse(reduce.isMap());
+    assertEquals(twin.attemptId(), reduce.mapOutputs().get(twin.index()).attemptId(), "the reduce fetches the winner's");
+    assertEquals(H2, reduce.mapOutputs().get(twin.index()).host());
+    reducer.succeed(reduce);
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(job).status().getState());
+    assertEquals(3, counter(job, JobCounter.TOTAL_LAUNCHED_MAPS));
+    assertEquals(1, counter(job, JobCounter.NUM_KILLED_MAPS));
+    assertEquals(0, counter(job, JobCounter.NUM_FAILED_MAPS));
+    assertEquals(0, s.dispatcher.runningAttempts(true) + s.dispatcher.runningAttempts(false));
   }
 
   @Test

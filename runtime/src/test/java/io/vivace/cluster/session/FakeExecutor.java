@@ -36,6 +36,8 @@ final class FakeExecutor {
   /** Attempts the session asked it to stop. */
   final List<String> stops = new ArrayList<>();
   final List<String> finishedJobs = new ArrayList<>();
+  /** The progress it reports of an attempt, where not the default 0.5. */
+  final Map<String, Float> progress = new LinkedHashMap<>();
 
   private FakeExecutor(ExecutorProtocol session, String container, String host, int id) {
     this.session = session;
@@ -53,7 +55,7 @@ final class FakeExecutor {
   List<AttemptAssignment> poll(long waitMillis) throws IOException {
     List<AttemptStatus> statuses = new ArrayList<>();
     for (String attempt : running.keySet()) {
-      statuses.add(new AttemptStatus(attempt, 0.5f, "running", 1));
+      statuses.add(new AttemptStatus(attempt, progress.getOrDefault(attempt, 0.5f), "running", 1));
     }
     Assignments work = session.nextWork(id, waitMillis, new StatusBatch(statuses));
     for (AttemptAssignment attempt : work.attempts()) {
@@ -82,6 +84,11 @@ final class FakeExecutor {
       }
     }
     throw new AssertionError(container + " runs no attempt of " + type + " " + index + ": " + running.keySet());
+  }
+
+  /** Whether the session lets the attempt commit its task's output. */
+  boolean mayCommit(AttemptAssignment attempt) throws IOException {
+    return session.mayCommit(id, attempt.attemptId());
   }
 
   void succeed(AttemptAssignment attempt) throws IOException {
