@@ -286,6 +286,16 @@ public final class JobRun {
   }
 
   /**
+   * The attempt {@link #attemptStarting} made never ran (the executor it was made for was lost
+   * meanwhile) and its launch waits again for a slot: the task counts it queued, so that no other
+   * end of the task launches it a second time.
+   */
+  public synchronized void launchWaitsAgain(Attempt attempt) {
+    attempt.ended = true;
+    attempt.task().queuedLaunches++;
+  }
+
+  /**
    * The attempt runs, in {@code slot} (a worker thread's name, or an executor's); false when the job
    * is ending, and the executor is to drop it and call nothing more for it.
    */

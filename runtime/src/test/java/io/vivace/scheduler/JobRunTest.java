@@ -342,6 +342,25 @@ class JobRunTest {
   }
 
   @Test
+  void aLaunchWaitingAgainAfterItsExecutorWasLostIsTheTasksOnlyNextAttempt() throws Exception {
+    JobRun job = speculating(3, 0, conf -> { });
+    Attempt straggler = twoMapsDoneAndOneRunning(job, 0.1f);
+    assertEquals(1, queued(true), "a speculative attempt of the straggler is launched");
+    TaskInProgress task = executor.launches.poll();
+    Attempt made = job.attemptStarting(task);
+    job.launchWaitsAgain(made); // what the dispatcher does when the executor it was made for is lost
+    executor.launch(task, true);
+    job.attemptFailed(straggler, none(), new IOException("the straggler fails"));
+    assertEquals(1, queued(true), "the waiting launch runs the task again, no other");
+    assertFalse(job.attemptRunning(made, new ScriptedExecutor.Handle(), "slot"), "the attempt made for the lost executor never runs");
+    Attempt again = executor.start(true, new ScriptedExecutor.Handle());
+    assertTrue(job.attemptSucceeded(again, none(), () -> { }));
+    executor.runSteps();
+    assertEquals(JobStatus.State.SUCCEEDED, job.status().getState());
+    assertEquals(0, queued(true));
+  }
+
+  @Test
   void eachAttemptsDiagnosticsAreItsOwnAndTheFailureNamesTheTask() throws Exception {
     JobRun job = started(1, 0);
     for (int i = 0; i < 4; i++) {

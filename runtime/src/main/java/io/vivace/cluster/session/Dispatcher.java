@@ -627,6 +627,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       }
       if (!alive) {
         LOG.info("Launch of " + c.launch.task().id() + " waits again: " + executor.name() + " was lost");
+        job.launchWaitsAgain(attempt);
         queue(c.job, c.launch, true);
         continue;
       }
