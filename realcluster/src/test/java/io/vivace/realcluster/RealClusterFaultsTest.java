@@ -118,8 +118,8 @@ class RealClusterFaultsTest {
 
   /**
    * Runs a terasort on the engine and, while its maps run (its map progress between 1 and 99%),
-   * kills every process of a worker that runs a container of the job's application but not its
-   * master; the job must succeed with the undisturbed run's bytes.
+   * kills every process of a worker that runs some of the job's work (a session's executor with a
+   * busy slot, a MapReduce job's container) but not its master; the job must succeed with the undisturbed run's bytes.
    */
   private void loseAWorkerDuring(List<String> engine, String applicationType) throws Exception {
     String out = "/faults/lost-" + name(engine);
@@ -153,7 +153,7 @@ class RealClusterFaultsTest {
       if (maps > 0 && maps < 100) {
         String amHost = amHost(applicationType);
         for (Host worker : alive) {
-          if (!worker.hostname().equals(amHost) && runsContainerOf(worker, app)) {
+          if (!worker.hostname().equals(amHost) && runsWorkOf(worker, app, applicationType)) {
             // what `vivace cluster kill` does, without a JVM's start between the look and the kill
             System.out.printf("killing %s (map progress %d%%): %d processes%n", worker.name(), maps,
                 HostFault.kill(state, worker));
@@ -198,6 +198,25 @@ class RealClusterFaultsTest {
         ? Pattern.compile("<td>RUNNING</td><td>(\\d+)%</td>").matcher(rm(proxy))
         : Pattern.compile("\"mapProgress\"\\s*:\\s*([0-9.]+)").matcher(rm(proxy + "ws/v1/mapreduce/jobs"));
     return m.find() ? (int) Double.parseDouble(m.group(1)) : -1;
+  }
+
+  /**
+   * Whether the worker runs the job's work: for a session, an executor there with a busy slot (its
+   * page lists each executor's); for MapReduce, a container of the job's application.
+   */
+  private boolean runsWorkOf(Host worker, String application, String applicationType) {
+    if (!applicationType.equals("VIVACE")) {
+      return runsContainerOf(worker, application);
+    }
+    Matcher executor = Pattern.compile("<li>executor \\d+ \\(([^,]+), [^)]+\\): (\\d+) of \\d+ slots busy</li>")
+        .matcher(rm("/proxy/" + application + "/"));
+    while (executor.find()) {
+      String host = executor.group(1);
+      if ((host.equals(worker.hostname()) || host.equals(worker.address())) && Integer.parseInt(executor.group(2)) > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean runsContainerOf(Host worker, String application) {

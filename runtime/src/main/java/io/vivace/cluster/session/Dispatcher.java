@@ -218,6 +218,15 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return n;
   }
 
+  /** Each executor's name and how many of its slots run an attempt ({@code ...: 1 of 4 slots busy}). */
+  synchronized List<String> executorLoads() {
+    List<String> loads = new ArrayList<>();
+    for (Executor executor : executors.values()) {
+      loads.add(executor.name() + ": " + executor.busy + " of " + executor.info.slots() + " slots busy");
+    }
+    return loads;
+  }
+
   synchronized List<String> executorNames() {
     List<String> names = new ArrayList<>();
     for (Executor executor : executors.values()) {

@@ -79,8 +79,8 @@ final class SessionWeb {
 
   private void overview(StringBuilder html) {
     html.append("<h1>").append(escape(title)).append("</h1><h2>Executors</h2><ul>");
-    for (String name : dispatcher.executorNames()) {
-      html.append("<li>").append(escape(name)).append("</li>");
+    for (String load : dispatcher.executorLoads()) {
+      html.append("<li>").append(escape(load)).append("</li>");
     }
     html.append("</ul><h2>Jobs</h2><table border=\"1\"><tr><th>job</th><th>name</th><th>user</th>"
         + "<th>state</th><th>map</th><th>reduce</th><th>submitted</th><th>finished</th></tr>");

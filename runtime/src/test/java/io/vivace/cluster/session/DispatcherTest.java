@@ -68,6 +68,9 @@ class DispatcherTest {
     JobRun job = s.submit(hosts(H2, H1), 1);
     AttemptAssignment onOne = one.awaitRunning(1).get(0);
     AttemptAssignment onTwo = two.awaitRunning(1).get(0);
+    assertEquals(List.of("executor 1 (" + H1 + ", container_1): 1 of 1 slots busy",
+        "executor 2 (" + H2 + ", container_2): 1 of 1 slots busy"), s.dispatcher.executorLoads(),
+        "what the session's page says of its executors");
     assertEquals(1, onOne.index(), "the map whose input is on " + H1);
     assertEquals(0, onTwo.index(), "the map whose input is on " + H2);
     one.succeed(onOne);
