@@ -9,6 +9,7 @@ import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import org.apache.hadoop.ipc.RemoteException;
 
 /**
  * A call to a session failed because its application master could not be reached: it has ended
@@ -25,10 +26,22 @@ public final class SessionUnreachableException extends IOException {
         + session.sessionId() + " and yarn logs -applicationId " + session.sessionId() + " (" + cause + ")", cause);
   }
 
-  /** Whether {@code failure} (as Hadoop's RPC client throws it) says the server could not be reached. */
+  /**
+   * Whether {@code failure} (as Hadoop's RPC client throws it) says the server could not be reached:
+   * a connection refused, cut or timed out, also when Hadoop wrapped it (a connection closed during
+   * its SASL exchange, as by a master stopping its server, comes as an IOException around an
+   * EOFException). An answer of the server ({@link RemoteException}) never is.
+   */
   static boolean isUnreachable(Throwable failure) {
-    return failure instanceof ConnectException || failure instanceof EOFException
-        || failure instanceof NoRouteToHostException || failure instanceof SocketTimeoutException
-        || failure instanceof UnknownHostException || failure instanceof SocketException;
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof RemoteException) {
+        return false;
+      }
+      if (t instanceof ConnectException || t instanceof EOFException || t instanceof NoRouteToHostException
+          || t instanceof SocketTimeoutException || t instanceof UnknownHostException || t instanceof SocketException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -122,8 +122,8 @@ public final class SessionMaster {
     }
     dispatcher.shutDown();
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news
+    server.stop(); // first: a client that YARN tells the session ended finds no server half-way down
     containers.stop(FinalApplicationStatus.SUCCEEDED, SessionEndNote.of(why, killed));
-    server.stop();
     web.stop();
     if (containers.resourceManagerLost() == null) {
       forgetSession(conf, session);

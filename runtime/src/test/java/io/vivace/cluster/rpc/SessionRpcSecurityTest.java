@@ -9,6 +9,7 @@ import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionAccessException;
 import io.vivace.cluster.security.SessionSecret;
 import io.vivace.cluster.security.SessionTokenSelector;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -143,6 +144,35 @@ class SessionRpcSecurityTest {
       assertTrue(e.getMessage().contains("yarn logs -applicationId " + SESSION), e.getMessage());
     } finally {
       SessionRpc.close(client);
+    }
+  }
+
+  @Test
+  void aMasterThatClosesConnectionsAsItStopsIsNamedAsUnreachable() throws Exception {
+    try (java.net.ServerSocket stopping = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      Thread closer = new Thread(() -> {
+        while (!stopping.isClosed()) {
+          try {
+            stopping.accept().close(); // as a server on its way down: the handshake ends at once
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      closer.setDaemon(true);
+      closer.start();
+      Configuration conf = new Configuration(false);
+      conf.setInt("ipc.client.connect.max.retries", 0);
+      ClientProtocol client = SessionRpc.proxy(ClientProtocol.class,
+          new InetSocketAddress(stopping.getInetAddress(), stopping.getLocalPort()), conf,
+          new SessionAccess(SESSION, "alice", secret, ORIGIN), UserGroupInformation.createRemoteUser("alice"));
+      try {
+        SessionUnreachableException e = assertThrows(SessionUnreachableException.class, client::getNewJobID);
+        assertTrue(e.getMessage().startsWith("the master of Vivace session " + SESSION + " of user alice cannot be "
+            + "reached"), e.getMessage());
+      } finally {
+        SessionRpc.close(client);
+      }
     }
   }
 
