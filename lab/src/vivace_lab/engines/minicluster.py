@@ -55,6 +55,24 @@ class MiniCluster:
                 return (prop.findtext("value") or "").rstrip("/")
         raise EngineUnavailable(f"{self.conf_file} names no fs.defaultFS")
 
+    @property
+    def tez_conf_file(self) -> Path:
+        """What a client adds to run MapReduce jobs on Tez (`vivace minicluster` writes it)."""
+        return self.conf_file.with_name(self.conf_file.stem + "-tez.xml")
+
+    def client_options(self) -> list[str]:
+        """Generic options that make a client of this cluster."""
+        return ["-conf", str(self.conf_file)]
+
+    def client_env(self, env: dict[str, str]) -> dict[str, str]:
+        return env
+
+    def probe(self) -> None:
+        return None  # one host: the machine's samples are the cluster's
+
+    def set_link(self, rate: str) -> None:
+        raise EngineUnavailable(f"the mini-cluster has no links to shape to {rate}")
+
     def stop(self) -> None:
         process, self.process = self.process, None
         if process is None:

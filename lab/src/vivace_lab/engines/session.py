@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,10 +73,14 @@ class SessionSize:
 
 class YarnSession:
     """One Vivace session on the cluster whose client configuration is ``conf_file``; its
-    `vivace session` commands log to files under ``home``."""
+    `vivace session` commands log to files under ``home``. ``client_options`` and ``client_env``
+    make its commands clients of the cluster (by default: ``-conf conf_file``)."""
 
-    def __init__(self, conf_file: Path, size: SessionSize, home: Path) -> None:
+    def __init__(self, conf_file: Path, size: SessionSize, home: Path, client_options: list[str] | None = None,
+                 client_env: Callable[[dict[str, str]], dict[str, str]] | None = None) -> None:
         self.conf_file = conf_file
+        self.client_options = ["-conf", str(conf_file)] if client_options is None else client_options
+        self.client_env = client_env or (lambda env: env)
         self.size = size
         self.home = home
         self.application_id: str | None = None
@@ -135,9 +140,9 @@ class YarnSession:
 
     def _session(self, *args: str, log: Path, timeout_s: float, extra_classpath: str | None = None) -> str:
         defines = [o for key, value in self.size.keys().items() for o in ("-D", f"{key}={value}")]
-        command = [str(paths.launcher()), "session", "-conf", str(self.conf_file),
+        command = [str(paths.launcher()), "session", *self.client_options,
                    "-D", f"vivace.session.name={SESSION_NAME}", *defines, *args]
-        env = dict(os.environ)
+        env = self.client_env(dict(os.environ))
         if extra_classpath:
             env["HADOOP_CLASSPATH"] = ":".join(p for p in (env.get("HADOOP_CLASSPATH"), extra_classpath) if p)
         with open(log, "ab") as err:

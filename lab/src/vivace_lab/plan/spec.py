@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from vivace_lab.engines.cluster_shape import CLUSTER_KEYS, ClusterShape
 from vivace_lab.engines.names import CLUSTER_ENGINES, ENGINE_WORKLOADS, ENGINES
+from vivace_lab.engines.real_cluster_shape import REAL_CLUSTER_KEYS, RealClusterShape
 from vivace_lab.engines.spark.settings import SPARK_PREFIX
 from vivace_lab.engines.spark.settings import key_problem as spark_key_problem
 from vivace_lab.plan.hadoop_keys import HadoopKeys
@@ -52,7 +53,7 @@ class StudySpec:
     grid_points: tuple[dict[str, str], ...]  # configuration overrides, one dict per point
     text: str = field(repr=False, default="")
     lustre_root: str | None = None  # an absolute directory: data and output on lustre:// under it
-    cluster: ClusterShape = ClusterShape()  # the mini-cluster the engines on it share
+    cluster: ClusterShape | RealClusterShape = ClusterShape()  # the cluster the engines on one share
     order: str = "rounds"  # one of ORDERS
 
 
@@ -172,14 +173,32 @@ def _lustre_root(at: _Locator, located: Located, engines: tuple[str, ...]) -> st
     return os.path.normpath(root)
 
 
-def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> ClusterShape:
+CLUSTER_TYPES = ("mini", "real")
+# What a real cluster cannot run yet (lab/docs/clusters.md).
+REAL_CLUSTER_UNSUPPORTED = {
+    "hadoop-tez": "Tez's libraries are not staged on a real cluster's HDFS yet (only `vivace minicluster` "
+                  "stages them)",
+}
+
+
+def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> ClusterShape | RealClusterShape:
     if not any(e in CLUSTER_ENGINES for e in engines):
-        raise at.error(located, f"cluster shapes the mini-cluster of {', '.join(CLUSTER_ENGINES)}; "
+        raise at.error(located, f"cluster shapes the cluster of {', '.join(CLUSTER_ENGINES)}; "
                                 f"the study runs none of them")
+    settings = at.mapping(located, "cluster")
+    kind = at.text(settings["type"], "cluster type") if "type" in settings else "mini"
+    if kind not in CLUSTER_TYPES:
+        raise at.error(settings["type"], f"cluster type must be one of {', '.join(CLUSTER_TYPES)}, not '{kind}'")
+    if kind == "real":
+        return _real_cluster(at, located, settings, engines)
     values: dict[str, int | float] = {}
-    for key, value in at.mapping(located, "cluster").items():
+    for key, value in settings.items():
+        if key == "type":
+            continue
         if key not in CLUSTER_KEYS:
-            raise at.error(value, f"cluster has no setting '{key}' (its settings: {', '.join(CLUSTER_KEYS)})")
+            real = " (a setting of type: real)" if key in REAL_CLUSTER_KEYS else ""
+            raise at.error(value, f"the mini-cluster has no setting '{key}'{real} (its settings: "
+                                  f"{', '.join(('type', *CLUSTER_KEYS))})")
         kind, minimum = ClusterShape.KEYS[key]
         number = value.value
         if isinstance(number, bool) or not isinstance(number, (int, float)) or \
@@ -190,6 +209,34 @@ def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> Cluste
     shape = ClusterShape(**values)
     if shape.problem():
         raise at.error(located, f"cluster: {shape.problem()}")
+    return shape
+
+
+def _real_cluster(at: _Locator, located: Located, settings: dict[str, Located],
+                  engines: tuple[str, ...]) -> RealClusterShape:
+    values: dict[str, object] = {}
+    for key, value in settings.items():
+        if key == "type":
+            continue
+        if key not in REAL_CLUSTER_KEYS:
+            mini = " (a setting of the mini-cluster)" if key in CLUSTER_KEYS else ""
+            raise at.error(value, f"a real cluster has no setting '{key}'{mini} (its settings: "
+                                  f"{', '.join(REAL_CLUSTER_KEYS)})")
+        if key == "link":
+            values["links"] = tuple(at.text(rate, "cluster link").lower() for rate in at.sequence(value, "link"))
+            continue
+        kind, minimum = RealClusterShape.KEYS[key]
+        number = value.value
+        if isinstance(number, bool) or not isinstance(number, int) or number < minimum:
+            raise at.error(value, f"cluster {key} must be a whole number of at least {minimum}, not {number!r}")
+        values[key] = number
+    shape = RealClusterShape(**values)
+    if shape.problem():
+        raise at.error(settings.get("link", located), f"cluster {shape.problem()}")
+    for engine in engines:
+        why = REAL_CLUSTER_UNSUPPORTED.get(engine)
+        if why:
+            raise at.error(settings["type"], f"engine {engine} cannot run on cluster type real: {why}")
     return shape
 
 
