@@ -21,6 +21,7 @@ from vivace_lab.metrics.hosts import HostProbe
 UP_TIMEOUT_S = 900.0  # `up` gives up after 5 minutes of waiting for daemons itself; JVM starts beside
 DOWN_TIMEOUT_S = 300.0
 LINK_TIMEOUT_S = 120.0
+FS_TIMEOUT_S = 300.0
 NAMESPACES_UNAVAILABLE_EXIT = 3  # `vivace cluster up`'s status when namespaces cannot be made
 SPEC_KEY = "cluster: {type: real}"
 TOOLS = ("ip", "tc", "unshare", "setsid")
@@ -54,6 +55,7 @@ class RealCluster:
         self.log_file = home.parent / f"{home.name}-cluster.log"
         self.link: str | None = None
         self._up = False
+        self._tez_conf: Path | None = None
 
     @property
     def conf_dir(self) -> Path:
@@ -66,8 +68,11 @@ class RealCluster:
 
     @property
     def tez_conf_file(self) -> Path:
-        raise EngineUnavailable("hadoop-tez does not run on the real cluster yet: its Tez libraries are "
-                                "not staged on the cluster's HDFS (lab/docs/clusters.md)")
+        """What a client adds to run MapReduce jobs on Tez: written, with Tez staged on HDFS, the
+        first time it is asked for."""
+        if self._tez_conf is None:
+            self._tez_conf = stage_tez(self)
+        return self._tez_conf
 
     pid = None  # the daemons are no child of the lab: the sampler reads them per host instead
 
@@ -93,6 +98,7 @@ class RealCluster:
                                     f"{log_tail(self.log_file, 10)}")
         self._up = False
         self.link = None
+        self._tez_conf = None
 
     def set_link(self, rate: str) -> None:
         """Every host's link shaped to ``rate`` (`vivace cluster link`, host by host)."""
@@ -129,12 +135,22 @@ class RealCluster:
         opts = " ".join(o for o in (env.get("HADOOP_CLIENT_OPTS"), hosts) if o)
         return {**env, "HADOOP_CONF_DIR": str(self.conf_dir), "HADOOP_CLIENT_OPTS": opts}
 
+    def fs(self, *args: str) -> None:
+        """`vivace fs ARGS` as a client of the cluster; EngineUnavailable when it fails."""
+        code = self._launch(["fs", *args], FS_TIMEOUT_S, self.client_env(dict(os.environ)))
+        if code != 0:
+            raise EngineUnavailable(f"`vivace fs {' '.join(args[:2])} ...` exited with {code}: "
+                                    f"{log_tail(self.log_file, 5)}")
+
     def _cluster(self, args: list[str], timeout_s: float) -> int:
-        command = [str(paths.launcher()), "cluster", *args]
+        return self._launch(["cluster", *args], timeout_s, None)
+
+    def _launch(self, args: list[str], timeout_s: float, env: dict[str, str] | None) -> int:
+        command = [str(paths.launcher()), *args]
         with open(self.log_file, "ab") as log:
             log.write((" ".join(command) + "\n").encode())
             log.flush()
-            process = processes.start(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            process = processes.start(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
             try:
                 return process.wait(timeout_s)
             except subprocess.TimeoutExpired:
@@ -158,3 +174,50 @@ def _properties(path: Path) -> dict[str, str]:
         key, _, value = line.partition("=")
         values[key.strip()] = value.strip().replace("\\:", ":")
     return values
+
+
+# Tez's own jars (the driver's build lists them) and the libraries of theirs a Hadoop installation
+# lacks (Tez's dependency tree against share/hadoop: its "minimal" tarball's lib/), by file name.
+TEZ_JARS_LIST = "driver/target/classes/io/vivace/driver/tez-classpath.txt"
+TEZ_LIBRARIES = ("async-http-client-", "async-http-client-netty-utils-", "reactive-streams-",
+                 "netty-reactive-streams-", "protobuf-java-", "RoaringBitmap-", "jackson-core-asl-",
+                 "jackson-mapper-asl-", "jackson-jaxrs-1", "jackson-xc-")
+TEZ_HISTORY_DIR = "/tez/history"
+
+
+def stage_tez(cluster: RealCluster) -> Path:
+    """Tez installed on the cluster as its install guide says: its jars and their libraries on HDFS
+    (``/apps/tez-VERSION``, world-readable), named by ``tez.lib.uris``, Hadoop's own from the
+    cluster's installation (``tez.use.cluster.hadoop-libs``); returns the client configuration that
+    runs MapReduce jobs on it."""
+    home = paths.vivace_home()
+    try:
+        tez = [Path(p) for p in (home / TEZ_JARS_LIST).read_text().strip().split(":") if p]
+        dependencies = [Path(p) for p in (home / "driver/target/classpath.txt").read_text().strip().split(":") if p]
+    except OSError as e:
+        raise EngineUnavailable(f"cannot read the list of Tez's jars (is the driver built?): {e}") from None
+    libraries = [jar for jar in dependencies if jar.name.startswith(TEZ_LIBRARIES) and jar not in tez]
+    version = next((jar.name[len("tez-api-"):-len(".jar")] for jar in tez if jar.name.startswith("tez-api-")), None)
+    if version is None:
+        raise EngineUnavailable(f"{home / TEZ_JARS_LIST} names no tez-api jar")
+    lib = f"/apps/tez-{version}"
+    cluster.fs("-mkdir", "-p", lib, TEZ_HISTORY_DIR)
+    cluster.fs("-put", "-f", *map(str, tez + libraries), lib)
+    cluster.fs("-chmod", "-R", "755", "/apps")
+    cluster.fs("-chmod", "777", TEZ_HISTORY_DIR)
+    default_fs = cluster.default_fs()
+    conf = cluster.home.parent / "realcluster-clients" / "tez-site.xml"
+    conf.parent.mkdir(parents=True, exist_ok=True)
+    _write_conf(conf, {"mapreduce.framework.name": "yarn-tez", "tez.lib.uris": f"{default_fs}{lib}",
+                       "tez.use.cluster.hadoop-libs": "true",
+                       "tez.simple.history.logging.dir": f"{default_fs}{TEZ_HISTORY_DIR}"})
+    return conf
+
+
+def _write_conf(path: Path, values: dict[str, str]) -> None:
+    root = ElementTree.Element("configuration")
+    for name, value in values.items():
+        prop = ElementTree.SubElement(root, "property")
+        ElementTree.SubElement(prop, "name").text = name
+        ElementTree.SubElement(prop, "value").text = value
+    ElementTree.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)

@@ -10,6 +10,8 @@ the others back to YARN after the runtime's default idle time.
 On a mini-cluster the session's containers take the class path of the client that starts it, as
 MapReduce's containers take the job client's; the session is started with the driver's (through
 ``HADOOP_CLASSPATH``) so that its executors find the driver's workloads, as hadoop-yarn's tasks do.
+On a real cluster it is started with the launcher's own class path, as a user would start it: the
+driver's jobs carry their classes in their job jars.
 """
 
 from __future__ import annotations
@@ -77,10 +79,12 @@ class YarnSession:
     make its commands clients of the cluster (by default: ``-conf conf_file``)."""
 
     def __init__(self, conf_file: Path, size: SessionSize, home: Path, client_options: list[str] | None = None,
-                 client_env: Callable[[dict[str, str]], dict[str, str]] | None = None) -> None:
+                 client_env: Callable[[dict[str, str]], dict[str, str]] | None = None,
+                 with_driver_classpath: bool = True) -> None:
         self.conf_file = conf_file
         self.client_options = ["-conf", str(conf_file)] if client_options is None else client_options
         self.client_env = client_env or (lambda env: env)
+        self.with_driver_classpath = with_driver_classpath
         self.size = size
         self.home = home
         self.application_id: str | None = None
@@ -99,7 +103,7 @@ class YarnSession:
         started = time.monotonic()
         self.started_ms = int(time.time() * 1000)
         out = self._session("start", SESSION_NAME, log=self.home / "session-start.log", timeout_s=START_TIMEOUT_S,
-                            extra_classpath=driver_classpath())
+                            extra_classpath=driver_classpath() if self.with_driver_classpath else None)
         fields = out.split("\t")
         if not fields[0].startswith("application_"):
             raise EngineUnavailable(f"`vivace session start` printed no application id ('{out}'): "

@@ -40,8 +40,9 @@ class VivaceYarnEngine(ClusterEngine):
     def open_on_cluster(self) -> None:
         home = self.cluster.client_home / "vivace-session"
         size = self.session_size or SessionSize.for_shape(self.cluster.shape)
+        # a real cluster's containers see no client's class path: the jobs carry their classes
         self.session = YarnSession(self.cluster.conf_file, size, home, self.cluster.client_options(),
-                                   self.cluster.client_env)
+                                   self.cluster.client_env, with_driver_classpath=not self.cluster.shape.real)
         self.session.start(lambda: self._warm_up(home / "warm-up"))
 
     def close_on_cluster(self) -> None:
