@@ -86,12 +86,6 @@ def test_a_bad_real_cluster_is_rejected_naming_the_line(cluster, line, message):
     assert message in str(error.value)
 
 
-def test_tez_is_refused_on_a_real_cluster_with_the_reason():
-    with pytest.raises(SpecError, match="bad.yaml:4: engine hadoop-tez cannot run on cluster type real: Tez's "
-                                        "libraries are not staged"):
-        parse_spec("name: x\nengines: [hadoop-tez]\nworkloads: [sleep]\ncluster: {type: real}\n", "bad.yaml", NO_KEYS)
-
-
 def test_link_rates_read_as_tc_reads_them():
     assert link_bits_per_s("1gbit") == 1e9
     assert link_bits_per_s("10Gbit") == 1e10

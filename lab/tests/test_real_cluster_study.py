@@ -1,6 +1,7 @@
 """A study on a real cluster (`vivace cluster`, docs/real-cluster.md): two worker hosts in network
 namespaces with 1 Gbit links, brought up by the lab for the study and down after it, a tiny
-TeraSort on MapReduce on YARN and on a Vivace session through the cluster's client configuration,
+TeraSort on MapReduce on YARN, on Tez (staged on the cluster's HDFS by the lab) and on a Vivace
+session through the cluster's client configuration,
 each run stored with each host's traffic and shown per host on its page; nothing of the cluster
 left behind."""
 
@@ -27,7 +28,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow,
 TWO_HOSTS = """
     name: two-hosts
     repeats: 1
-    engines: [hadoop-yarn, vivace-yarn]
+    engines: [hadoop-yarn, hadoop-tez, vivace-yarn]
     cluster: {type: real, hosts: 2, link: 1gbit, cores: 2, memory_mb: 2048}
     workloads:
       - terasort: {rows: 20000, maps: 2, reduces: 2}
@@ -56,9 +57,9 @@ def test_a_study_on_a_two_host_real_cluster_stores_each_hosts_traffic_and_leaves
         host_samples = {engine: store.host_samples(run.id) for engine, run in runs.items()}
         [description] = [c.description for c in store.clusters() if c.name == cluster]
         page = TestClient(create_app(store)).get(f"/runs/{runs['vivace-yarn'].id}").text
-    assert sorted(runs) == ["hadoop-yarn", "vivace-yarn"]
+    assert sorted(runs) == ["hadoop-tez", "hadoop-yarn", "vivace-yarn"]
     assert description["real_cluster"] == {"hosts": 2, "link": "1gbit", "cores": 2, "memory_mb": 2048}
-    frameworks = {"hadoop-yarn": "yarn", "vivace-yarn": "vivace"}
+    frameworks = {"hadoop-yarn": "yarn", "hadoop-tez": "yarn-tez", "vivace-yarn": "vivace"}
     for engine, run in runs.items():
         assert run.status == "succeeded", f"terasort on {engine}: {run.failure}"
         assert run.validation_status == "PASSED"
@@ -72,7 +73,8 @@ def test_a_study_on_a_two_host_real_cluster_stores_each_hosts_traffic_and_leaves
         workers = [h for h in hosts if "-worker" in h]
         assert sum(s.net_rx_bytes + s.net_tx_bytes for s in host_samples[engine] if s.host in workers) > 0
         assert sum(s.disk_write_bytes for s in host_samples[engine] if s.host in workers) > 0
-    assert runs["hadoop-yarn"].output_checksum == runs["vivace-yarn"].output_checksum
+    assert runs["hadoop-yarn"].output_checksum == runs["vivace-yarn"].output_checksum == \
+        runs["hadoop-tez"].output_checksum
     assert runs["vivace-yarn"].record["cluster"]["session"]["application_id"].startswith("application_")
     assert 'id="host-traffic"' in page and 'id="network-floor"' in page
     for host in runs["vivace-yarn"].record["cluster"]["hosts"]:

@@ -218,7 +218,7 @@ def test_a_cluster_shapes_the_mini_cluster_of_the_engines_on_it(hadoop_keys):
 def test_the_bundled_amax_network_studies_are_valid(hadoop_keys, name):
     path = paths.bundled_study(name)
     study = parse_spec(path.read_text(), str(path), hadoop_keys)
-    assert study.engines == ("hadoop-yarn", "vivace-yarn")
+    assert study.engines == ("hadoop-yarn", "hadoop-tez", "vivace-yarn")
     assert study.cluster.real and study.cluster.hosts == 4 and study.cluster.links == ("1gbit", "10gbit")
     queue = plan_queue(study)
     assert [p.link for p in queue] == ["1gbit"] * (len(queue) // 2) + ["10gbit"] * (len(queue) // 2)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from vivace_lab import paths, processes
 from vivace_lab.engines.base import EngineUnavailable
 from vivace_lab.engines.logs import log_tail
+from vivace_lab.engines.minicluster import conf_value, default_fs_of
 from vivace_lab.engines.real_cluster_shape import RealClusterShape
 from vivace_lab.metrics.hosts import HostProbe
 
@@ -120,11 +120,7 @@ class RealCluster:
         return HostProbe(self.hosts())
 
     def default_fs(self) -> str:
-        root = ElementTree.parse(self.conf_file).getroot()
-        for prop in root.iter("property"):
-            if prop.findtext("name") == "fs.defaultFS":
-                return (prop.findtext("value") or "").rstrip("/")
-        raise EngineUnavailable(f"{self.conf_file} names no fs.defaultFS")
+        return default_fs_of(self.conf_file)
 
     def client_options(self) -> list[str]:
         return []  # the configuration comes from HADOOP_CONF_DIR
@@ -146,19 +142,11 @@ class RealCluster:
         return self._launch(["cluster", *args], timeout_s, None)
 
     def _launch(self, args: list[str], timeout_s: float, env: dict[str, str] | None) -> int:
-        command = [str(paths.launcher()), *args]
-        with open(self.log_file, "ab") as log:
-            log.write((" ".join(command) + "\n").encode())
-            log.flush()
-            process = processes.start(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-            try:
-                return process.wait(timeout_s)
-            except subprocess.TimeoutExpired:
-                processes.terminate(process)
-                raise EngineUnavailable(f"`vivace cluster {args[0]}` did not end within {timeout_s:.0f} s: "
-                                        f"{log_tail(self.log_file)}") from None
-            finally:
-                processes.forget(process)
+        ended = processes.run_logged([str(paths.launcher()), *args], self.log_file, timeout_s, env)
+        if ended is None:
+            raise EngineUnavailable(f"`vivace {' '.join(args[:2])}` did not end within {timeout_s:.0f} s: "
+                                    f"{log_tail(self.log_file)}")
+        return ended[0]
 
 
 def _properties(path: Path) -> dict[str, str]:
@@ -188,8 +176,9 @@ TEZ_HISTORY_DIR = "/tez/history"
 def stage_tez(cluster: RealCluster) -> Path:
     """Tez installed on the cluster as its install guide says: its jars and their libraries on HDFS
     (``/apps/tez-VERSION``, world-readable), named by ``tez.lib.uris``, Hadoop's own from the
-    cluster's installation (``tez.use.cluster.hadoop-libs``); returns the client configuration that
-    runs MapReduce jobs on it."""
+    cluster's installation (``tez.use.cluster.hadoop-libs``: YARN's class path, and MapReduce's,
+    ``mapreduce.application.classpath``, which the MapReduce jobs' classes need); returns the client
+    configuration that runs MapReduce jobs on it."""
     home = paths.vivace_home()
     try:
         tez = [Path(p) for p in (home / TEZ_JARS_LIST).read_text().strip().split(":") if p]
@@ -210,6 +199,9 @@ def stage_tez(cluster: RealCluster) -> Path:
     conf.parent.mkdir(parents=True, exist_ok=True)
     _write_conf(conf, {"mapreduce.framework.name": "yarn-tez", "tez.lib.uris": f"{default_fs}{lib}",
                        "tez.use.cluster.hadoop-libs": "true",
+                       "tez.cluster.additional.classpath.prefix":
+                           conf_value(cluster.conf_dir / "mapred-site.xml", "mapreduce.application.classpath")
+                           .replace(",", ":"),
                        "tez.simple.history.logging.dir": f"{default_fs}{TEZ_HISTORY_DIR}"})
     return conf
 

@@ -17,7 +17,6 @@ driver's jobs carry their classes in their job jars.
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -149,20 +148,13 @@ class YarnSession:
         env = self.client_env(dict(os.environ))
         if extra_classpath:
             env["HADOOP_CLASSPATH"] = ":".join(p for p in (env.get("HADOOP_CLASSPATH"), extra_classpath) if p)
-        with open(log, "ab") as err:
-            err.write((" ".join(command) + "\n").encode())
-            err.flush()
-            process = processes.start(command, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, env=env)
-            try:
-                out, _ = process.communicate(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                processes.terminate(process)
-                raise EngineUnavailable(f"`vivace session {args[0]}` did not end within {timeout_s:.0f} s: "
-                                        f"{log_tail(log)}") from None
-            finally:
-                processes.forget(process)
-        if process.returncode != 0:
-            raise EngineUnavailable(f"`vivace session {args[0]}` exited with {process.returncode}: {log_tail(log)}")
+        ended = processes.run_logged(command, log, timeout_s, env, capture_stdout=True)
+        if ended is None:
+            raise EngineUnavailable(f"`vivace session {args[0]}` did not end within {timeout_s:.0f} s: "
+                                    f"{log_tail(log)}")
+        code, out = ended
+        if code != 0:
+            raise EngineUnavailable(f"`vivace session {args[0]}` exited with {code}: {log_tail(log)}")
         return out.decode(errors="replace").strip()
 
 

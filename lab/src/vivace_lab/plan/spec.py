@@ -174,11 +174,6 @@ def _lustre_root(at: _Locator, located: Located, engines: tuple[str, ...]) -> st
 
 
 CLUSTER_TYPES = ("mini", "real")
-# What a real cluster cannot run yet (lab/docs/clusters.md).
-REAL_CLUSTER_UNSUPPORTED = {
-    "hadoop-tez": "Tez's libraries are not staged on a real cluster's HDFS yet (only `vivace minicluster` "
-                  "stages them)",
-}
 
 
 def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> ClusterShape | RealClusterShape:
@@ -190,53 +185,47 @@ def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> Cluste
     if kind not in CLUSTER_TYPES:
         raise at.error(settings["type"], f"cluster type must be one of {', '.join(CLUSTER_TYPES)}, not '{kind}'")
     if kind == "real":
-        return _real_cluster(at, located, settings, engines)
+        return _real_cluster(at, located, settings)
     values: dict[str, int | float] = {}
     for key, value in settings.items():
+        _known_cluster_key(at, key, value, "the mini-cluster", ("type", *CLUSTER_KEYS), REAL_CLUSTER_KEYS, "type: real")
         if key == "type":
             continue
-        if key not in CLUSTER_KEYS:
-            real = " (a setting of type: real)" if key in REAL_CLUSTER_KEYS else ""
-            raise at.error(value, f"the mini-cluster has no setting '{key}'{real} (its settings: "
-                                  f"{', '.join(('type', *CLUSTER_KEYS))})")
-        kind, minimum = ClusterShape.KEYS[key]
-        number = value.value
-        if isinstance(number, bool) or not isinstance(number, (int, float)) or \
-                (kind is int and not isinstance(number, int)) or number < minimum:
-            what = "a whole number" if kind is int else "a number"
-            raise at.error(value, f"cluster {key} must be {what} of at least {minimum:g}, not {number!r}")
-        values[key] = kind(number)
+        values[key] = _cluster_number(at, key, value, *ClusterShape.KEYS[key])
     shape = ClusterShape(**values)
     if shape.problem():
         raise at.error(located, f"cluster: {shape.problem()}")
     return shape
 
 
-def _real_cluster(at: _Locator, located: Located, settings: dict[str, Located],
-                  engines: tuple[str, ...]) -> RealClusterShape:
+def _known_cluster_key(at: _Locator, key: str, value: Located, what: str, known, others, other: str) -> None:
+    if key not in known:
+        note = f" (a setting of {other})" if key in others else ""
+        raise at.error(value, f"{what} has no setting '{key}'{note} (its settings: {', '.join(known)})")
+
+
+def _cluster_number(at: _Locator, key: str, value: Located, kind: type, minimum: float) -> int | float:
+    number = value.value
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+            (kind is int and not isinstance(number, int)) or number < minimum:
+        what = "a whole number" if kind is int else "a number"
+        raise at.error(value, f"cluster {key} must be {what} of at least {minimum:g}, not {number!r}")
+    return kind(number)
+
+
+def _real_cluster(at: _Locator, located: Located, settings: dict[str, Located]) -> RealClusterShape:
     values: dict[str, object] = {}
     for key, value in settings.items():
+        _known_cluster_key(at, key, value, "a real cluster", REAL_CLUSTER_KEYS, CLUSTER_KEYS, "the mini-cluster")
         if key == "type":
             continue
-        if key not in REAL_CLUSTER_KEYS:
-            mini = " (a setting of the mini-cluster)" if key in CLUSTER_KEYS else ""
-            raise at.error(value, f"a real cluster has no setting '{key}'{mini} (its settings: "
-                                  f"{', '.join(REAL_CLUSTER_KEYS)})")
         if key == "link":
             values["links"] = tuple(at.text(rate, "cluster link").lower() for rate in at.sequence(value, "link"))
             continue
-        kind, minimum = RealClusterShape.KEYS[key]
-        number = value.value
-        if isinstance(number, bool) or not isinstance(number, int) or number < minimum:
-            raise at.error(value, f"cluster {key} must be a whole number of at least {minimum}, not {number!r}")
-        values[key] = number
+        values[key] = _cluster_number(at, key, value, *RealClusterShape.KEYS[key])
     shape = RealClusterShape(**values)
     if shape.problem():
         raise at.error(settings.get("link", located), f"cluster {shape.problem()}")
-    for engine in engines:
-        why = REAL_CLUSTER_UNSUPPORTED.get(engine)
-        if why:
-            raise at.error(settings["type"], f"engine {engine} cannot run on cluster type real: {why}")
     return shape
 
 
