@@ -239,7 +239,8 @@ def _check(args, console: Console) -> int:
     spec = _load_spec(args.spec, console)
     console.print(f"{args.spec}: study '{spec.name}', {len(plan_queue(spec))} runs "
                   f"({len(spec.workload_points)} workload points x {len(spec.grid_points)} grid points "
-                  f"x engines x {spec.repeats} repeats)")
+                  f"x engines x {spec.repeats} repeats"
+                  f"{f' x {len(spec.cluster.links)} link rates' if len(spec.cluster.links) > 1 else ''})")
     return 0
 
 
