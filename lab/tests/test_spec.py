@@ -102,9 +102,9 @@ def test_sampling_picks_the_same_grid_points_for_the_same_seed(hadoop_keys):
     ("name: x\nengines: [vivace, hadoop-tez]\nworkloads:\n  - sleep: {maps: 2}\n  - pagerank: {pages: 50}\n", 5,
      "pagerank is unsupported on hadoop-tez: PageRank decides each iteration from its job's RANK_CHANGE_NANO"),
     ("name: x\nengines: [vivace]\nworkloads: [sleep]\ncluster: {nodemanagers: 2}\n", 4,
-     "cluster shapes the mini-cluster of hadoop-yarn, hadoop-tez, vivace-yarn; the study runs none of them"),
+     "cluster shapes the cluster of hadoop-yarn, hadoop-tez, vivace-yarn; the study runs none of them"),
     ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster:\n  nodemanagers: 2\n  nodes: 3\n", 6,
-     "cluster has no setting 'nodes' (its settings: nodemanagers, datanodes"),
+     "the mini-cluster has no setting 'nodes' (its settings: type, nodemanagers, datanodes"),
     ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster: {datanodes: 0}\n", 4,
      "cluster datanodes must be a whole number of at least 1, not 0"),
     ("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\ncluster: {nm_memory_mb: 1024, container_mb: 2048}\n",
@@ -212,6 +212,17 @@ def test_a_cluster_shapes_the_mini_cluster_of_the_engines_on_it(hadoop_keys):
     # without the key, the one-node cluster the studies always had
     default = parse_spec("name: x\nengines: [hadoop-yarn]\nworkloads: [sleep]\n", "d.yaml", hadoop_keys).cluster
     assert (default.nodemanagers, default.datanodes, default.nm_memory_mb, default.container_mb) == (1, 1, 3072, 1024)
+
+
+@pytest.mark.parametrize("name", ["amax-network", "amax-network-full"])
+def test_the_bundled_amax_network_studies_are_valid(hadoop_keys, name):
+    path = paths.bundled_study(name)
+    study = parse_spec(path.read_text(), str(path), hadoop_keys)
+    assert study.engines == ("hadoop-yarn", "hadoop-tez", "vivace-yarn")
+    assert study.cluster.real and study.cluster.hosts == 4 and study.cluster.links == ("1gbit", "10gbit")
+    queue = plan_queue(study)
+    assert [p.link for p in queue] == ["1gbit"] * (len(queue) // 2) + ["10gbit"] * (len(queue) // 2)
+    assert {p.workload for p in queue} == {"terasort", "dfsio-write", "dfsio-read"}
 
 
 def test_an_unsupported_workload_runs_on_the_engines_that_support_it(hadoop_keys):

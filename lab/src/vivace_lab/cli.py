@@ -186,14 +186,16 @@ def _run(args, console: Console) -> int:
         if outcome.already_done:
             console.print(f"resumed: {outcome.already_done} runs were already stored")
         if outcome.cluster and outcome.cluster.get("start_s") is not None:
-            console.print(f"mini-cluster {outcome.cluster['name']} ({spec.cluster.summary()}): started in "
+            console.print(f"{'cluster' if spec.cluster.real else 'mini-cluster'} {outcome.cluster['name']} ({spec.cluster.summary()}): started in "
                           f"{outcome.cluster['start_s']:.1f} s, counted in no run", highlight=False)
         disagreements = print_summary(console, store, outcome.study_id, list(spec.engines))
         report = Path(args.report) if args.report else home / "reports" / f"{spec.name}.html"
         write_study_report(store, outcome.study_id, spec.name, report)
         console.print(f"report: {report}")
         failed = len(store.runs(study_id=outcome.study_id, status="failed"))
-        if failed or disagreements:
+        if outcome.cluster_stop_failure:
+            console.print(f"[red]{outcome.cluster_stop_failure}[/red]", highlight=False)
+        if failed or disagreements or outcome.cluster_stop_failure:
             console.print(f"[red]{failed} failed run(s), {disagreements} output disagreement(s)[/red]")
             return EXIT_FAILED_RUNS
         return 0
@@ -237,7 +239,8 @@ def _check(args, console: Console) -> int:
     spec = _load_spec(args.spec, console)
     console.print(f"{args.spec}: study '{spec.name}', {len(plan_queue(spec))} runs "
                   f"({len(spec.workload_points)} workload points x {len(spec.grid_points)} grid points "
-                  f"x engines x {spec.repeats} repeats)")
+                  f"x engines x {spec.repeats} repeats"
+                  f"{f' x {len(spec.cluster.links)} link rates' if len(spec.cluster.links) > 1 else ''})")
     return 0
 
 

@@ -54,3 +54,24 @@ def _kill_group_leftovers(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def run_logged(command: list[str], log_path, timeout_s: float, env: dict[str, str] | None = None,
+               capture_stdout: bool = False) -> tuple[int, bytes] | None:
+    """Runs ``command`` to its end, in its own process group, appending its command line and its
+    output to ``log_path`` (its standard output returned instead when ``capture_stdout``). Returns
+    the exit code and captured output, or None when it did not end within ``timeout_s`` (it is
+    ended then)."""
+    with open(log_path, "ab") as log:
+        log.write((" ".join(command) + "\n").encode())
+        log.flush()
+        process = start(command, stdout=subprocess.PIPE if capture_stdout else log,
+                        stderr=log if capture_stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+        try:
+            out, _ = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            terminate(process)
+            return None
+        finally:
+            forget(process)
+    return process.returncode, out or b""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vivace_lab.metrics.hosts import HostSample
 from vivace_lab.metrics.sample import MetricSample
 
 SUCCEEDED = "succeeded"
@@ -37,3 +38,4 @@ class RunResult:
     repeat: int = 0
     record: dict[str, Any] | None = None
     samples: list[MetricSample] = field(default_factory=list)
+    host_samples: list[HostSample] = field(default_factory=list)  # per host of a real cluster

@@ -4,10 +4,13 @@ A run is stored in one transaction with its place in the queue marked done, so a
 study resumes at the first run that was not stored, and nothing stored is run twice. An engine that
 cannot start fails its runs with the reason; the study goes on with the others.
 
-The engines that run on a YARN + HDFS mini-cluster share one, of the spec's ``cluster`` shape,
-started when the first of them opens and stopped after the last run. Their runs are stored under a
-hardware description of their own (the machine's, with the cluster's shape), and their run records
-carry ``cluster``: the shape, when the cluster started and how long that took (in no run's time).
+The engines that run on a YARN + HDFS cluster share one, of the spec's ``cluster`` shape (Apache's
+mini-cluster, or a real cluster of hosts in network namespaces), started when the first of them
+opens and stopped after the last run. Their runs are stored under a hardware description of their
+own (the machine's, with the cluster's shape and, on a real cluster, the rate of its links), and
+their run records carry ``cluster``: the shape, when the cluster started and how long that took (in
+no run's time). On a real cluster whose spec lists several link rates, every host's link is shaped
+to a run's rate before it starts (the queue takes the rates one after the other).
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ class StudyOutcome:
     failed: int = 0
     already_done: int = 0
     failures: list[str] = field(default_factory=list)
-    cluster: dict | None = None  # the shared mini-cluster's shape and start, when one ran
+    cluster: dict | None = None  # the shared cluster's shape and start, when one ran
+    cluster_stop_failure: str | None = None  # why the cluster did not stop cleanly (something left)
 
 
 class StudyRunner:
@@ -56,11 +60,13 @@ class StudyRunner:
         self._unavailable: dict[str, str] = {}
         self._cluster: SharedCluster | None = None
         self._cluster_announced = False
+        self._described: set[str] = set()
 
     def run(self) -> StudyOutcome:
         queue = plan_queue(self.spec)
         study = self.store.open_study(self.spec.name, self.spec.text, self.spec.seed, queue)
-        pending = self.store.pending_runs(study.id)
+        planned_by_seq = {p.seq: p for p in queue}  # the store keeps no link: the plan has it
+        pending = [planned_by_seq.get(p.seq, p) for p in self.store.pending_runs(study.id)]
         outcome = StudyOutcome(study.id, already_done=len(queue) - len(pending))
         try:
             for planned in pending:
@@ -74,9 +80,9 @@ class StudyRunner:
                                             f"{result.failure}")
                 self.progress.finished(planned, result)
         finally:
-            self._close_engines()
             if self._cluster is not None and self._cluster.started_ms is not None:
-                outcome.cluster = {"name": self._cluster_name(), **self._cluster.info()}
+                outcome.cluster = {"name": self._cluster_name(self._cluster.link), **self._cluster.info()}
+            outcome.cluster_stop_failure = self._close_engines()
         return outcome
 
     def _run_one(self, planned: PlannedRun, study_name: str) -> RunResult:
@@ -84,9 +90,12 @@ class StudyRunner:
             f"{planned.seq:05d}-{planned.workload}-{planned.engine}"
         shutil.rmtree(run_dir, ignore_errors=True)  # what an interrupted attempt left
         started_ms = int(time.time() * 1000)
-        settings = self._settings_for(planned.engine)
+        settings = self._settings_for(planned.engine, planned.link)
         try:
             engine = self._engine(planned.engine)
+            if planned.link is not None and self._cluster is not None and self._cluster.link != planned.link:
+                self.progress.status(f"shaping every host's link to {planned.link}")
+                self._cluster.set_link(planned.link)
             return engine.run(planned, run_dir, settings)
         except EngineUnavailable as e:
             return self._failed(planned, settings, started_ms, str(e))
@@ -95,21 +104,25 @@ class StudyRunner:
             (run_dir / "lab-error.txt").write_text(traceback.format_exc())
             return self._failed(planned, settings, started_ms, f"{type(e).__name__}: {e} (see {run_dir})")
 
-    def _settings_for(self, engine: str) -> RunSettings:
-        """The study's settings; for an engine on the mini-cluster, stored under the cluster's name."""
+    def _settings_for(self, engine: str, link: str | None = None) -> RunSettings:
+        """The study's settings; for an engine on the cluster, stored under the cluster's name (with
+        the link's rate on a real cluster), described in the store the first time."""
         if engine not in CLUSTER_ENGINES:
             return self.settings
-        return dataclasses.replace(self.settings, cluster=self._cluster_name())
+        name = self._cluster_name(link)
+        if name not in self._described:
+            # the hardware description its runs are stored under: the machine with the shape
+            self.store.ensure_cluster(name, self.spec.cluster.describe(self.settings.machine, link))
+            self._described.add(name)
+        return dataclasses.replace(self.settings, cluster=name)
 
-    def _cluster_name(self) -> str:
-        return self.spec.cluster.name(self.settings.cluster)
+    def _cluster_name(self, link: str | None = None) -> str:
+        return self.spec.cluster.name(self.settings.cluster, link)
 
     def _shared_cluster(self, engine: str) -> SharedCluster | None:
         if engine not in CLUSTER_ENGINES:
             return None
         if self._cluster is None:
-            # the hardware description its runs are stored under: the machine with the shape
-            self.store.ensure_cluster(self._cluster_name(), self.spec.cluster.describe(self.settings.machine))
             self._cluster = SharedCluster(self.settings.lab_home / "minicluster", self.spec.cluster)
         return self._cluster
 
@@ -117,7 +130,8 @@ class StudyRunner:
         if self._cluster_announced or self._cluster is None or not self._cluster.running:
             return
         self._cluster_announced = True
-        self.progress.status(f"mini-cluster ({self.spec.cluster.summary()}) started in "
+        what = "cluster" if self.spec.cluster.real else "mini-cluster"
+        self.progress.status(f"{what} ({self.spec.cluster.summary()}) started in "
                              f"{self._cluster.start_s:.1f} s")
 
     def _engine(self, name: str) -> Engine:
@@ -137,14 +151,23 @@ class StudyRunner:
             self._announce_cluster()
         return engine
 
-    def _close_engines(self) -> None:
-        for name, engine in self._engines.items():
-            self.progress.status(f"stopping engine {name}")
-            engine.close()
-        self._engines.clear()
-        if self._cluster is not None:
-            self.progress.status("stopping the mini-cluster")
-            self._cluster.stop()
+    def _close_engines(self) -> str | None:
+        """Closes the engines and stops the cluster; why the cluster could not be stopped cleanly,
+        or None."""
+        try:
+            for name, engine in self._engines.items():
+                self.progress.status(f"stopping engine {name}")
+                engine.close()
+        finally:
+            self._engines.clear()
+            if self._cluster is not None:
+                self.progress.status("stopping the cluster" if self.spec.cluster.real else "stopping the mini-cluster")
+                try:
+                    self._cluster.stop()
+                except EngineUnavailable as e:
+                    self.progress.status(f"the cluster did not stop cleanly: {e}")
+                    return f"the cluster did not stop cleanly: {e}"
+        return None
 
     def _failed(self, planned: PlannedRun, settings: RunSettings, started_ms: int, reason: str) -> RunResult:
         return RunResult(workload=planned.workload, engine=planned.engine, cluster=settings.cluster,

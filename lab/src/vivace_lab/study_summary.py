@@ -9,19 +9,25 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from vivace_lab.analysis.network_floor import run_network
 from vivace_lab.analysis.sleep_test import sleep_test
 from vivace_lab.analysis.summary import SummaryRow, summarize
 from vivace_lab.analysis.swim import analyse as analyse_swim
+from vivace_lab.engines.real_cluster_shape import link_of_cluster
 from vivace_lab.report.html import write_report
 from vivace_lab.report.model import ReportRun
 from vivace_lab.workloads.catalogue import WORKLOADS
 
 
-def group_label(workload: str, params: dict[str, str], overrides: dict[str, str]) -> str:
-    """The workload with the parameters that differ from its defaults and the grid's keys."""
+def group_label(workload: str, params: dict[str, str], overrides: dict[str, str], cluster: str | None = None) -> str:
+    """The workload with the parameters that differ from its defaults and the grid's keys, and the
+    link rate of the real cluster ``cluster`` names (runs on other links are another group)."""
     defaults = {p.name: str(p.default) for p in WORKLOADS[workload].params} if workload in WORKLOADS else {}
     changed = [f"{k}={v}" for k, v in params.items() if defaults.get(k) != v]
     changed += [f"{k}={v}" for k, v in overrides.items()]
+    link = link_of_cluster(cluster)
+    if link:
+        changed.append(f"link={link}")
     return f"{workload} {' '.join(changed)}".strip()
 
 
@@ -31,10 +37,10 @@ def study_summary(store, study_id: int, engines: list[str] | None = None) -> lis
     engines = engines or list(dict.fromkeys(run.engine for run in runs))
     durations: dict[tuple[str, str], list[float]] = defaultdict(list)
     for run in runs:
-        durations.setdefault((group_label(run.workload, run.params, run.overrides), run.engine), [])
+        durations.setdefault((group_label(run.workload, run.params, run.overrides, run.cluster), run.engine), [])
     for run in runs:
         if run.status == "succeeded" and run.duration_s is not None:
-            durations[(group_label(run.workload, run.params, run.overrides), run.engine)].append(run.duration_s)
+            durations[(group_label(run.workload, run.params, run.overrides, run.cluster), run.engine)].append(run.duration_s)
     ordered = dict(sorted(durations.items(), key=lambda item: (
         item[0][0], engines.index(item[0][1]) if item[0][1] in engines else len(engines))))
     return summarize(ordered, engines[0]) if engines else []
@@ -47,7 +53,7 @@ def output_disagreements(store, study_id: int) -> list[str]:
     for run in store.runs(study_id=study_id, status="succeeded"):
         if run.output_checksum:
             data = (store.run(run.id).record or {}).get("data") or {}
-            group = (group_label(run.workload, run.params, run.overrides), data.get("checksum") or "")
+            group = (group_label(run.workload, run.params, run.overrides, run.cluster), data.get("checksum") or "")
             checksums[group][run.output_checksum].add(run.engine)
     return [f"{label} (input {input_checksum[:23] or 'without checksum'}): "
             + "; ".join(f"{', '.join(sorted(engines))} -> {checksum[:23]}"
@@ -85,6 +91,7 @@ def print_summary(console: Console, store, study_id: int, engines: list[str]) ->
             console.print(f"[yellow]note[/yellow] {row.workload} on {row.engine}: {warning}")
     print_sleep_test(console, store, study_id, engines)
     print_swim(console, store, study_id, engines)
+    print_network(console, store, study_id)
     for line in lustre_notes(store, study_id):
         console.print(f"[yellow]note[/yellow] {line}")
     disagreements = output_disagreements(store, study_id)
@@ -104,6 +111,29 @@ def print_sleep_test(console: Console, store, study_id: int, engines: list[str])
     for row in rows:
         table.add_row(row.size, row.engine, str(row.runs), _num(row.median_s), f"{row.tasks_per_s:.3g}",
                       "-" if row.rate_vs_baseline is None else f"{row.rate_vs_baseline:.3g}")
+    console.print(table)
+
+
+def print_network(console: Console, store, study_id: int) -> None:
+    """For runs on a real cluster: each timed job's time, the bytes it moved between hosts and its
+    network floor (analysis/network_floor.py)."""
+    rows = []
+    for info in store.runs(study_id=study_id, status="succeeded"):
+        host_samples = store.host_samples(info.id)
+        if not host_samples:
+            continue
+        for job in run_network(store.run(info.id).record, host_samples):
+            rows.append((group_label(info.workload, info.params, info.overrides, info.cluster), info.engine, job))
+    if not rows:
+        return
+    table = Table(title="network: bytes each timed job moved between the hosts, and the floor its links set "
+                        "(the busiest host's bytes / link rate)", title_justify="left")
+    for column in ("workload", "engine", "job s", "moved MB", "busiest host MB", "floor s", "job / floor"):
+        table.add_column(column, justify="left" if column in ("workload", "engine") else "right")
+    for label, engine, job in sorted(rows, key=lambda row: (row[0], row[1])):
+        table.add_row(label, engine, _num(job.time_s), f"{job.moved_bytes / 1e6:.1f}",
+                      f"{job.busiest_bytes / 1e6:.1f} ({job.busiest_host})", _num(job.floor_s),
+                      _num(job.time_s / job.floor_s) if job.floor_s and job.time_s else "-")
     console.print(table)
 
 
@@ -139,7 +169,7 @@ def print_runs(console: Console, store, **filters) -> None:
         table.add_row(str(run.id), run.started_at.strftime("%Y-%m-%d %H:%M:%S"), run.workload, run.engine,
                       run.status if run.status == "succeeded" else f"failed: {run.failure}",
                       _num(run.duration_s), str(run.input_bytes or "-"),
-                      group_label(run.workload, run.params, run.overrides))
+                      group_label(run.workload, run.params, run.overrides, run.cluster))
     console.print(table)
 
 
@@ -155,7 +185,7 @@ def _report_run(store, info) -> ReportRun:
     detail = store.run(info.id)
     jobs = [{"phase": job.phase, "name": job.name, "submit_ms": job.submit_ms, "start_ms": job.start_ms,
              "finish_ms": job.finish_ms, "done_ms": job.done_ms} for job in detail.jobs]
-    return ReportRun(run_id=info.id, workload=group_label(info.workload, info.params, info.overrides),
+    return ReportRun(run_id=info.id, workload=group_label(info.workload, info.params, info.overrides, info.cluster),
                      engine=info.engine, status=info.status, failure=info.failure,
                      duration_s=info.duration_s, params=info.params, overrides=info.overrides,
                      started_ms=info.started_ms, finished_ms=info.finished_ms,

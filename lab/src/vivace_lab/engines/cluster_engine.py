@@ -67,7 +67,13 @@ class ClusterEngine(DriverEngine):
         return {}
 
     def driver_options(self) -> list[str]:
-        return ["-conf", str(self.cluster.conf_file), *self.framework_options()]
+        return [*self.cluster.client_options(), *self.framework_options()]
+
+    def process_env(self, settings: RunSettings) -> dict[str, str]:
+        return self.cluster.client_env(super().process_env(settings))
+
+    def sampled_hosts(self):
+        return self.cluster.hosts
 
     @property
     def cluster_root(self) -> str:

@@ -18,6 +18,9 @@ class ClusterShape:
     container_mb: int = 1024  # every container: ApplicationMaster, map and reduce
     max_am_percent: float = 0.5  # share of the cluster's memory ApplicationMasters may hold
 
+    real = False  # Apache's mini-cluster in one JVM, not hosts of their own (RealClusterShape)
+    links = ()  # no links to shape (a class attribute, not a setting)
+
     # spec key -> (type, smallest value)
     KEYS = {"nodemanagers": (int, 1), "datanodes": (int, 1), "nm_memory_mb": (int, 128),
             "nm_vcores": (int, 1), "container_mb": (int, 128), "max_am_percent": (float, 0.01)}
@@ -41,14 +44,14 @@ class ClusterShape:
     def as_dict(self) -> dict[str, int | float]:
         return asdict(self)
 
-    def name(self, machine: str) -> str:
+    def name(self, machine: str, link: str | None = None) -> str:
         """The name of the hardware description runs on this cluster are stored under: the
         machine's, then the shape (another shape is another cluster, with a price of its own)."""
         am = "" if self.max_am_percent == ClusterShape.max_am_percent else f"-am{self.max_am_percent:g}"
         return (f"{machine}-yarn-{self.nodemanagers}x{self.nm_memory_mb}m{self.nm_vcores}c-"
                 f"{self.datanodes}dn-{self.container_mb}m{am}")
 
-    def describe(self, machine_description: dict) -> dict:
+    def describe(self, machine_description: dict, link: str | None = None) -> dict:
         """The machine's description with this mini-cluster's shape under ``minicluster``."""
         return {**machine_description, "minicluster": self.as_dict()}
 

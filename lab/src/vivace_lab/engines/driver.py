@@ -12,12 +12,13 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vivace_lab import paths, processes
 from vivace_lab.engines.base import Engine, EngineUnavailable, RunSettings
 from vivace_lab.engines.logs import log_tail
+from vivace_lab.metrics.hosts import HostProbe
 from vivace_lab.metrics.sampler import Sampler
 from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.record import FAILED, SUCCEEDED, RunResult
@@ -68,6 +69,14 @@ class DriverEngine(Engine):
         """Processes outside the driver's tree that do this engine's work."""
         return []
 
+    def sampled_hosts(self) -> HostProbe | None:
+        """The hosts whose traffic each sample reads one by one (a real cluster's); None: none."""
+        return None
+
+    def process_env(self, settings: RunSettings) -> dict[str, str]:
+        """The environment of the driver's JVM."""
+        return driver_env(settings)
+
     def run(self, planned: PlannedRun, run_dir: Path, settings: RunSettings) -> RunResult:
         run_dir.mkdir(parents=True, exist_ok=True)
         if settings.lustre_root is not None:
@@ -79,11 +88,13 @@ class DriverEngine(Engine):
         command = [*self._command(planned, run_dir, record_path, settings),
                    *self.prepare_options(planned, run_dir, settings)]
         started_ms = _now_ms()
-        finished = run_process(command, log_path, run_dir, driver_env(settings), self.extra_sampled_pids(),
-                               settings.sample_interval_s, on_progress=settings.on_progress)
+        finished = run_process(command, log_path, run_dir, self.process_env(settings), self.extra_sampled_pids(),
+                               settings.sample_interval_s, on_progress=settings.on_progress,
+                               hosts=self.sampled_hosts())
         finished_ms = _now_ms()
         result = self._result(planned, settings, record_path, log_path, finished.exit_code, started_ms, finished_ms)
         result.samples = finished.samples
+        result.host_samples = finished.host_samples
         if result.record is not None:
             result.record["process"] = finished.figures()
         return result
@@ -145,6 +156,7 @@ class ProcessRun:
     wall_s: float
     peak_rss_mb: float
     cpu_s: float
+    host_samples: list = field(default_factory=list)
 
     def figures(self) -> dict:
         """What a run record keeps of the process (``record["process"]``)."""
@@ -164,15 +176,16 @@ def run_sampled(command: list[str], log_path: Path, cwd: Path, env: dict[str, st
 
 def run_process(command: list[str], log_path: Path, cwd: Path, env: dict[str, str],
                 extra_pids: list[int], interval_s: float | None,
-                on_progress: Callable[[str], None] | None = None) -> ProcessRun:
-    """run_sampled, with the process's wall time and resource usage."""
+                on_progress: Callable[[str], None] | None = None, hosts: HostProbe | None = None) -> ProcessRun:
+    """run_sampled, with the process's wall time and resource usage, and each of ``hosts``'s
+    traffic when given."""
     with open(log_path, "ab") as log:
         log.write((" ".join(command) + "\n").encode())
         log.flush()
         started = time.monotonic()
         process = processes.start(command, stdout=log, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, env=env, cwd=cwd)
-        sampler = Sampler([process.pid, *extra_pids], interval_s) if interval_s else None
+        sampler = Sampler([process.pid, *extra_pids], interval_s, hosts) if interval_s else None
         if sampler:
             sampler.start()
         try:
@@ -182,7 +195,7 @@ def run_process(command: list[str], log_path: Path, cwd: Path, env: dict[str, st
             _, status, usage = os.wait4(process.pid, 0)
             process.returncode = os.waitstatus_to_exitcode(status)
             return ProcessRun(process.returncode, samples, wall_s, usage.ru_maxrss / 1024.0,
-                              usage.ru_utime + usage.ru_stime)
+                              usage.ru_utime + usage.ru_stime, sampler.host_samples if sampler else [])
         except BaseException:
             processes.terminate(process)
             if sampler:

@@ -49,11 +49,25 @@ class MiniCluster:
         return self.process.pid if self.process else None
 
     def default_fs(self) -> str:
-        root = ElementTree.parse(self.conf_file).getroot()
-        for prop in root.iter("property"):
-            if prop.findtext("name") == "fs.defaultFS":
-                return (prop.findtext("value") or "").rstrip("/")
-        raise EngineUnavailable(f"{self.conf_file} names no fs.defaultFS")
+        return default_fs_of(self.conf_file)
+
+    @property
+    def tez_conf_file(self) -> Path:
+        """What a client adds to run MapReduce jobs on Tez (`vivace minicluster` writes it)."""
+        return self.conf_file.with_name(self.conf_file.stem + "-tez.xml")
+
+    def client_options(self) -> list[str]:
+        """Generic options that make a client of this cluster."""
+        return ["-conf", str(self.conf_file)]
+
+    def client_env(self, env: dict[str, str]) -> dict[str, str]:
+        return env
+
+    def probe(self) -> None:
+        return None  # one host: the machine's samples are the cluster's
+
+    def set_link(self, rate: str) -> None:
+        raise EngineUnavailable(f"the mini-cluster has no links to shape to {rate}")
 
     def stop(self) -> None:
         process, self.process = self.process, None
@@ -66,6 +80,20 @@ class MiniCluster:
             pass
         processes.terminate(process, grace_s=5.0)
         self._log.close()
+
+
+def default_fs_of(conf_file: Path) -> str:
+    """The ``fs.defaultFS`` a Hadoop configuration file names, without a trailing slash."""
+    return conf_value(conf_file, "fs.defaultFS").rstrip("/")
+
+
+def conf_value(conf_file: Path, key: str) -> str:
+    """The value a Hadoop configuration file gives ``key``; EngineUnavailable when it gives none."""
+    root = ElementTree.parse(conf_file).getroot()
+    for prop in root.iter("property"):
+        if prop.findtext("name") == key:
+            return prop.findtext("value") or ""
+    raise EngineUnavailable(f"{conf_file} names no {key}")
 
 
 def _read_ready_line(process: subprocess.Popen, timeout_s: float) -> str | None:

@@ -10,13 +10,15 @@ the others back to YARN after the runtime's default idle time.
 On a mini-cluster the session's containers take the class path of the client that starts it, as
 MapReduce's containers take the job client's; the session is started with the driver's (through
 ``HADOOP_CLASSPATH``) so that its executors find the driver's workloads, as hadoop-yarn's tasks do.
+On a real cluster it is started with the launcher's own class path, as a user would start it: the
+driver's jobs carry their classes in their job jars.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,10 +74,16 @@ class SessionSize:
 
 class YarnSession:
     """One Vivace session on the cluster whose client configuration is ``conf_file``; its
-    `vivace session` commands log to files under ``home``."""
+    `vivace session` commands log to files under ``home``. ``client_options`` and ``client_env``
+    make its commands clients of the cluster (by default: ``-conf conf_file``)."""
 
-    def __init__(self, conf_file: Path, size: SessionSize, home: Path) -> None:
+    def __init__(self, conf_file: Path, size: SessionSize, home: Path, client_options: list[str] | None = None,
+                 client_env: Callable[[dict[str, str]], dict[str, str]] | None = None,
+                 with_driver_classpath: bool = True) -> None:
         self.conf_file = conf_file
+        self.client_options = ["-conf", str(conf_file)] if client_options is None else client_options
+        self.client_env = client_env or (lambda env: env)
+        self.with_driver_classpath = with_driver_classpath
         self.size = size
         self.home = home
         self.application_id: str | None = None
@@ -94,7 +102,7 @@ class YarnSession:
         started = time.monotonic()
         self.started_ms = int(time.time() * 1000)
         out = self._session("start", SESSION_NAME, log=self.home / "session-start.log", timeout_s=START_TIMEOUT_S,
-                            extra_classpath=driver_classpath())
+                            extra_classpath=driver_classpath() if self.with_driver_classpath else None)
         fields = out.split("\t")
         if not fields[0].startswith("application_"):
             raise EngineUnavailable(f"`vivace session start` printed no application id ('{out}'): "
@@ -135,25 +143,18 @@ class YarnSession:
 
     def _session(self, *args: str, log: Path, timeout_s: float, extra_classpath: str | None = None) -> str:
         defines = [o for key, value in self.size.keys().items() for o in ("-D", f"{key}={value}")]
-        command = [str(paths.launcher()), "session", "-conf", str(self.conf_file),
+        command = [str(paths.launcher()), "session", *self.client_options,
                    "-D", f"vivace.session.name={SESSION_NAME}", *defines, *args]
-        env = dict(os.environ)
+        env = self.client_env(dict(os.environ))
         if extra_classpath:
             env["HADOOP_CLASSPATH"] = ":".join(p for p in (env.get("HADOOP_CLASSPATH"), extra_classpath) if p)
-        with open(log, "ab") as err:
-            err.write((" ".join(command) + "\n").encode())
-            err.flush()
-            process = processes.start(command, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, env=env)
-            try:
-                out, _ = process.communicate(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                processes.terminate(process)
-                raise EngineUnavailable(f"`vivace session {args[0]}` did not end within {timeout_s:.0f} s: "
-                                        f"{log_tail(log)}") from None
-            finally:
-                processes.forget(process)
-        if process.returncode != 0:
-            raise EngineUnavailable(f"`vivace session {args[0]}` exited with {process.returncode}: {log_tail(log)}")
+        ended = processes.run_logged(command, log, timeout_s, env, capture_stdout=True)
+        if ended is None:
+            raise EngineUnavailable(f"`vivace session {args[0]}` did not end within {timeout_s:.0f} s: "
+                                    f"{log_tail(log)}")
+        code, out = ended
+        if code != 0:
+            raise EngineUnavailable(f"`vivace session {args[0]}` exited with {code}: {log_tail(log)}")
         return out.decode(errors="replace").strip()
 
 

@@ -14,3 +14,7 @@ class HadoopTezEngine(ClusterEngine):
 
     def framework_options(self) -> list[str]:
         return ["-conf", str(self.cluster.tez_conf_file), "-D", "mapreduce.framework.name=yarn-tez"]
+
+    def open_on_cluster(self) -> None:
+        """Tez on the cluster before any run (a real cluster's is staged on its HDFS now)."""
+        self.cluster.tez_conf_file

@@ -38,9 +38,11 @@ class VivaceYarnEngine(ClusterEngine):
         return ["-D", "mapreduce.framework.name=vivace", *self.session.options()]
 
     def open_on_cluster(self) -> None:
-        home = self.cluster.conf_file.parent / "vivace-session"
+        home = self.cluster.client_home / "vivace-session"
         size = self.session_size or SessionSize.for_shape(self.cluster.shape)
-        self.session = YarnSession(self.cluster.conf_file, size, home)
+        # a real cluster's containers see no client's class path: the jobs carry their classes
+        self.session = YarnSession(self.cluster.conf_file, size, home, self.cluster.client_options(),
+                                   self.cluster.client_env, with_driver_classpath=not self.cluster.shape.real)
         self.session.start(lambda: self._warm_up(home / "warm-up"))
 
     def close_on_cluster(self) -> None:
@@ -68,7 +70,7 @@ class VivaceYarnEngine(ClusterEngine):
         record = folder / "record.json"
         command = driver_command(self.driver_options(), WARM_UP, record, f"{self.cluster_root}/data",
                                  f"{self.cluster_root}/warm-up", "--phases", "run")
-        run_sampled(command, folder / "driver.log", folder, dict(os.environ), [], None)
+        run_sampled(command, folder / "driver.log", folder, self.cluster.client_env(dict(os.environ)), [], None)
         status = (read_record(record) or {}).get("status")
         if status != "SUCCEEDED":
             raise EngineUnavailable(f"a 1-map sleep job on the new Vivace session {self.session.application_id} "

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import psutil
 
+from vivace_lab.metrics.hosts import HostProbe, HostSample, host_sample
 from vivace_lab.metrics.proctree import ProcessTree, TreeUsage
 from vivace_lab.metrics.sample import MetricSample
 from vivace_lab.metrics.system import (
@@ -62,14 +63,20 @@ class Sampler:
     ``start()`` takes the baseline reading in the caller's thread (so a bad pid fails there) and
     starts the thread; ``stop()`` ends it and returns the samples. An exception in the thread ends
     the sampling; ``stop()`` re-raises it (the samples taken before it stay in ``samples``).
+
+    ``hosts``: the hosts of a real cluster, each read at every sample into ``host_samples``.
     """
 
-    def __init__(self, root_pid: int | Sequence[int] | None, interval_s: float = 1.0) -> None:
+    def __init__(self, root_pid: int | Sequence[int] | None, interval_s: float = 1.0,
+                 hosts: HostProbe | None = None) -> None:
         if interval_s <= 0:
             raise ValueError(f"interval_s must be positive, got {interval_s}")
         self.root_pid = root_pid
         self.interval_s = interval_s
         self.samples: list[MetricSample] = []
+        self.host_samples: list[HostSample] = []
+        self._hosts = hosts
+        self._hosts_last: dict | None = None
         self._tree = ProcessTree(root_pid) if root_pid is not None else None
         self._loopback = loopback_interfaces()
         self._stop = threading.Event()
@@ -151,6 +158,8 @@ class Sampler:
         self._last = read_counters()
         if self._tree is not None:
             self._tree.read()
+        if self._hosts is not None:
+            self._hosts_last = self._hosts.read()
 
     def _sample(self) -> None:
         self.samples.append(self._take_sample())
@@ -165,6 +174,11 @@ class Sampler:
         assert self._last is not None
         disks = frozenset(name for name in now.disks if _physical_disk(name))
         d = delta(self._last, now, disks=disks, loopback=self._loopback)
+        if self._hosts is not None:
+            hosts_now = self._hosts.read()
+            self.host_samples.extend(host_sample(host, self._hosts_last[host], counters, t_ms, mono - self._last_mono)
+                                     for host, counters in hosts_now.items())
+            self._hosts_last = hosts_now
         self._last, self._last_mono = now, mono
         cores = d.cores
         n = len(cores) or 1

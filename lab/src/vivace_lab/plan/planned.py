@@ -11,7 +11,8 @@ class PlannedRun:
     """One run the study will make: a workload on an engine at one grid point, one repetition.
 
     ``seq`` is the position in the study's queue (runs are made in ``seq`` order). ``params``
-    are the workload's parameters, ``overrides`` the Hadoop ``-D`` keys of this grid point.
+    are the workload's parameters, ``overrides`` the Hadoop ``-D`` keys of this grid point;
+    ``link`` the rate a real cluster's links are shaped to for it (None: no links to shape).
     """
 
     seq: int
@@ -20,6 +21,7 @@ class PlannedRun:
     params: dict[str, str] = field(default_factory=dict)
     overrides: dict[str, str] = field(default_factory=dict)
     repeat: int = 0
+    link: str | None = None
 
     @property
     def key(self) -> str:
@@ -29,14 +31,17 @@ class PlannedRun:
         same key across processes and Python versions; a resumed study matches its stored queue by
         it.
         """
+        identity = {
+            "workload": self.workload,
+            "engine": self.engine,
+            "params": {str(k): str(v) for k, v in self.params.items()},
+            "overrides": {str(k): str(v) for k, v in self.overrides.items()},
+            "repeat": self.repeat,
+        }
+        if self.link is not None:  # only then, so that the keys of stored studies stay theirs
+            identity["link"] = self.link
         return json.dumps(
-            {
-                "workload": self.workload,
-                "engine": self.engine,
-                "params": {str(k): str(v) for k, v in self.params.items()},
-                "overrides": {str(k): str(v) for k, v in self.overrides.items()},
-                "repeat": self.repeat,
-            },
+            identity,
             sort_keys=True,
             separators=(",", ":"),
             ensure_ascii=False,

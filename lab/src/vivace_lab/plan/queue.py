@@ -10,31 +10,42 @@ workload that give each engine its own parameters (their engines do not overlap)
 
 from __future__ import annotations
 
+from vivace_lab.engines.names import CLUSTER_ENGINES
 from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.plan.spec import StudySpec, WorkloadPoint
 
 
 def plan_queue(spec: StudySpec) -> list[PlannedRun]:
+    """The queue; on a real cluster whose spec lists several link rates, the whole queue once per
+    rate, one rate after the other (shaping every host's link again takes a JVM per host)."""
     queue: list[PlannedRun] = []
+    for link in spec.cluster.links or (None,):
+        _plan(spec, link, queue)
+    return queue
 
+
+def _plan(spec: StudySpec, link: str | None, queue: list[PlannedRun]) -> None:
     def add(points: list[WorkloadPoint], overrides: dict[str, str], repeat: int, engines) -> None:
         for engine in engines:
+            on_cluster = engine in CLUSTER_ENGINES
+            if not on_cluster and link is not None and link != spec.cluster.links[0]:
+                continue  # an engine on no cluster runs once, with the first rate's runs
             for point in points:
                 if engine in point.engines:
                     queue.append(PlannedRun(len(queue), point.workload, engine, dict(point.params),
-                                            {**overrides, **point.overrides}, repeat))
+                                            {**overrides, **point.overrides}, repeat,
+                                            link if on_cluster else None))
 
     if spec.order == "alternate":
         for group in _per_engine_groups(spec.workload_points):
             for overrides in spec.grid_points:
                 for repeat in range(spec.repeats):
                     add(group, overrides, repeat, spec.engines if repeat % 2 == 0 else spec.engines[::-1])
-        return queue
+        return
     for repeat in range(spec.repeats):
         for point in spec.workload_points:
             for overrides in spec.grid_points:
                 add([point], overrides, repeat, spec.engines)
-    return queue
 
 
 def _per_engine_groups(points) -> list[list[WorkloadPoint]]:

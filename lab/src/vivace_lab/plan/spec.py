@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from vivace_lab.engines.cluster_shape import CLUSTER_KEYS, ClusterShape
 from vivace_lab.engines.names import CLUSTER_ENGINES, ENGINE_WORKLOADS, ENGINES
+from vivace_lab.engines.real_cluster_shape import REAL_CLUSTER_KEYS, RealClusterShape
 from vivace_lab.engines.spark.settings import SPARK_PREFIX
 from vivace_lab.engines.spark.settings import key_problem as spark_key_problem
 from vivace_lab.plan.hadoop_keys import HadoopKeys
@@ -52,7 +53,7 @@ class StudySpec:
     grid_points: tuple[dict[str, str], ...]  # configuration overrides, one dict per point
     text: str = field(repr=False, default="")
     lustre_root: str | None = None  # an absolute directory: data and output on lustre:// under it
-    cluster: ClusterShape = ClusterShape()  # the mini-cluster the engines on it share
+    cluster: ClusterShape | RealClusterShape = ClusterShape()  # the cluster the engines on one share
     order: str = "rounds"  # one of ORDERS
 
 
@@ -172,24 +173,59 @@ def _lustre_root(at: _Locator, located: Located, engines: tuple[str, ...]) -> st
     return os.path.normpath(root)
 
 
-def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> ClusterShape:
+CLUSTER_TYPES = ("mini", "real")
+
+
+def _cluster(at: _Locator, located: Located, engines: tuple[str, ...]) -> ClusterShape | RealClusterShape:
     if not any(e in CLUSTER_ENGINES for e in engines):
-        raise at.error(located, f"cluster shapes the mini-cluster of {', '.join(CLUSTER_ENGINES)}; "
+        raise at.error(located, f"cluster shapes the cluster of {', '.join(CLUSTER_ENGINES)}; "
                                 f"the study runs none of them")
+    settings = at.mapping(located, "cluster")
+    kind = at.text(settings["type"], "cluster type") if "type" in settings else "mini"
+    if kind not in CLUSTER_TYPES:
+        raise at.error(settings["type"], f"cluster type must be one of {', '.join(CLUSTER_TYPES)}, not '{kind}'")
+    if kind == "real":
+        return _real_cluster(at, located, settings)
     values: dict[str, int | float] = {}
-    for key, value in at.mapping(located, "cluster").items():
-        if key not in CLUSTER_KEYS:
-            raise at.error(value, f"cluster has no setting '{key}' (its settings: {', '.join(CLUSTER_KEYS)})")
-        kind, minimum = ClusterShape.KEYS[key]
-        number = value.value
-        if isinstance(number, bool) or not isinstance(number, (int, float)) or \
-                (kind is int and not isinstance(number, int)) or number < minimum:
-            what = "a whole number" if kind is int else "a number"
-            raise at.error(value, f"cluster {key} must be {what} of at least {minimum:g}, not {number!r}")
-        values[key] = kind(number)
+    for key, value in settings.items():
+        _known_cluster_key(at, key, value, "the mini-cluster", ("type", *CLUSTER_KEYS), REAL_CLUSTER_KEYS, "type: real")
+        if key == "type":
+            continue
+        values[key] = _cluster_number(at, key, value, *ClusterShape.KEYS[key])
     shape = ClusterShape(**values)
     if shape.problem():
         raise at.error(located, f"cluster: {shape.problem()}")
+    return shape
+
+
+def _known_cluster_key(at: _Locator, key: str, value: Located, what: str, known, others, other: str) -> None:
+    if key not in known:
+        note = f" (a setting of {other})" if key in others else ""
+        raise at.error(value, f"{what} has no setting '{key}'{note} (its settings: {', '.join(known)})")
+
+
+def _cluster_number(at: _Locator, key: str, value: Located, kind: type, minimum: float) -> int | float:
+    number = value.value
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or \
+            (kind is int and not isinstance(number, int)) or number < minimum:
+        what = "a whole number" if kind is int else "a number"
+        raise at.error(value, f"cluster {key} must be {what} of at least {minimum:g}, not {number!r}")
+    return kind(number)
+
+
+def _real_cluster(at: _Locator, located: Located, settings: dict[str, Located]) -> RealClusterShape:
+    values: dict[str, object] = {}
+    for key, value in settings.items():
+        _known_cluster_key(at, key, value, "a real cluster", REAL_CLUSTER_KEYS, CLUSTER_KEYS, "the mini-cluster")
+        if key == "type":
+            continue
+        if key == "link":
+            values["links"] = tuple(at.text(rate, "cluster link").lower() for rate in at.sequence(value, "link"))
+            continue
+        values[key] = _cluster_number(at, key, value, *RealClusterShape.KEYS[key])
+    shape = RealClusterShape(**values)
+    if shape.problem():
+        raise at.error(settings.get("link", located), f"cluster {shape.problem()}")
     return shape
 
 

@@ -14,7 +14,7 @@ from vivace_lab.store.bulk import bulk_insert
 from vivace_lab.store.coltypes import from_epoch_ms
 from vivace_lab.store.derived import derived_columns
 from vivace_lab.store.info import JobInfo, RunDetail, RunInfo, TaskInfo
-from vivace_lab.store.samples import insert_samples
+from vivace_lab.store.samples import insert_host_samples, insert_samples
 from vivace_lab.store.schema import Cluster, Counter, Job, Run, RunConfig, Task
 
 _RUNS = Run.__table__
@@ -80,6 +80,7 @@ def insert_run(session: Session, result: RunResult, cluster_id: int,
                 ("job_id", "task_id", "type", "status", "start_ms", "finish_ms"), tasks)
     bulk_insert(conn, Counter.__table__, ("job_id", "group_name", "name", "value"), counters)
     insert_samples(conn, run_id, result.samples)
+    insert_host_samples(conn, run_id, result.host_samples)
     return run_id
 
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, select
 
+from vivace_lab.metrics.hosts import HostSample
 from vivace_lab.metrics.sample import CoreCpu, MetricSample
 from vivace_lab.store.bulk import bulk_insert
-from vivace_lab.store.schema import MetricSampleRow
+from vivace_lab.store.schema import HostSampleRow, MetricSampleRow
 
 _TABLE = MetricSampleRow.__table__
 
@@ -80,3 +81,18 @@ def _missing(field: str):
 
 _FLOAT_FIELDS = frozenset(
     ("interval_s", "cpu_user", "cpu_system", "cpu_iowait", "cpu_steal", "proc_cpu_percent"))
+
+
+_HOST_TABLE = HostSampleRow.__table__
+HOST_FIELDS = ("host", "t_ms", "interval_s", "net_rx_bytes", "net_tx_bytes", "disk_read_bytes", "disk_write_bytes")
+
+
+def insert_host_samples(conn: Connection, run_id: int, samples: Sequence[HostSample]) -> None:
+    bulk_insert(conn, _HOST_TABLE, ("run_id", *HOST_FIELDS),
+                ((run_id, *(getattr(s, name) for name in HOST_FIELDS)) for s in samples))
+
+
+def read_host_samples(conn: Connection, run_id: int) -> list[HostSample]:
+    query = select(*(_HOST_TABLE.c[name] for name in HOST_FIELDS)).where(_HOST_TABLE.c.run_id == run_id) \
+        .order_by(_HOST_TABLE.c.t_ms, _HOST_TABLE.c.host)
+    return [HostSample(**dict(zip(HOST_FIELDS, row, strict=True))) for row in conn.execute(query)]

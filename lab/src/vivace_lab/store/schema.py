@@ -222,3 +222,22 @@ class MetricSampleRow(Base):
     proc_cpu_percent: Mapped[float | None] = mapped_column(Float)
     proc_rss_bytes: Mapped[int | None] = mapped_column(BigInteger)
     proc_count: Mapped[int | None] = mapped_column(Integer)
+
+
+class HostSampleRow(Base):
+    """Each host's traffic on a real cluster, per sample (metrics/hosts.py). A table added without a
+    new schema version: a database made before it gets it when next opened, and nothing else
+    changes."""
+
+    __tablename__ = "host_samples"
+    __table_args__ = (Index("ix_host_samples_run_id_host_t_ms", "run_id", "host", "t_ms"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    host: Mapped[str] = mapped_column(String(100))
+    t_ms: Mapped[int] = mapped_column(BigInteger)
+    interval_s: Mapped[float] = mapped_column(Float)
+    net_rx_bytes: Mapped[int] = mapped_column(BigInteger)
+    net_tx_bytes: Mapped[int] = mapped_column(BigInteger)
+    disk_read_bytes: Mapped[int] = mapped_column(BigInteger)
+    disk_write_bytes: Mapped[int] = mapped_column(BigInteger)

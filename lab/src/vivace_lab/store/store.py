@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from vivace_lab.metrics.hosts import HostSample
 from vivace_lab.metrics.sample import MetricSample
 from vivace_lab.plan.planned import PlannedRun
 from vivace_lab.record import RunResult
@@ -18,7 +19,7 @@ from vivace_lab.store import runs as _runs
 from vivace_lab.store import studies as _studies
 from vivace_lab.store.database import ensure_schema, make_engine, session_factories
 from vivace_lab.store.info import ClusterInfo, RunDetail, RunInfo, StudyInfo
-from vivace_lab.store.samples import read_samples
+from vivace_lab.store.samples import read_host_samples, read_samples
 from vivace_lab.store.schema import Cluster, Run
 
 
@@ -176,6 +177,13 @@ class Store:
         filters of ``runs()`` select (keys a run has no value for are absent)."""
         with self._read() as session:
             return _runs.read_config_values(session, keys, **filters)
+
+    def host_samples(self, run_id: int) -> list[HostSample]:
+        """Each host's traffic samples of the run (a run on a real cluster), in time order."""
+        with self._read() as session:
+            if session.scalar(select(Run.id).where(Run.id == run_id)) is None:
+                raise KeyError(f"no run {run_id}")
+            return read_host_samples(session.connection(), run_id)
 
     def samples(self, run_id: int) -> list[MetricSample]:
         """The run's metric samples in time order; KeyError when the run is unknown."""

@@ -8,6 +8,7 @@ import json
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from vivace_lab.analysis.network_floor import per_host, run_network
 from vivace_lab.engines.cluster_shape import CLUSTER_KEYS, ClusterShape
 from vivace_lab.store.info import RunDetail
 from vivace_lab.web import paraver, queries
@@ -41,8 +42,11 @@ def run_page(request: Request, run_id: RunId) -> HTMLResponse:
     chart = timeline_chart(max(ends) / 1000, metric_panels(points, origin) if points else [],
                            bars, job_markers(run.jobs, origin), label=f"run {run_id} timeline")
     tasks = sum(len(job.tasks) for job in run.jobs)
+    host_samples = store_of(request).host_samples(run_id)
     return render(request, "run.html", run=run, chart=chart, samples=samples, tasks=tasks,
                   points=len(points), minicluster=_minicluster(request, run),
+                  hosts=per_host(host_samples), host_samples=len(host_samples),
+                  job_networks=run_network(run.record, host_samples),
                   overrides=sorted(run.overrides.items()),
                   data=(run.record or {}).get("data") or {},
                   results=(run.record or {}).get("results") or {})
@@ -53,9 +57,14 @@ def _minicluster(request: Request, run: RunDetail) -> str | None:
     the run record), in words; None for runs on no mini-cluster."""
     description = next((c.description for c in store_of(request).clusters() if c.name == run.cluster), {})
     shape = (description or {}).get("minicluster")
-    if not isinstance(shape, dict):
+    real = (description or {}).get("real_cluster")
+    if isinstance(real, dict):
+        text = (f"real cluster: {real.get('hosts')} worker hosts of {real.get('cores')} vcores and "
+                f"{real.get('memory_mb')} MB, links {real.get('link')}")
+    elif isinstance(shape, dict):
+        text = "mini-cluster: " + ClusterShape(**{k: v for k, v in shape.items() if k in CLUSTER_KEYS}).summary()
+    else:
         return None
-    text = "mini-cluster: " + ClusterShape(**{k: v for k, v in shape.items() if k in CLUSTER_KEYS}).summary()
     cluster = (run.record or {}).get("cluster") or {}
     if cluster.get("start_s") is not None:
         text += f"; it started in {cluster['start_s']:.1f} s, before the study's first run on it (in no run's time)"
