@@ -10,7 +10,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -40,8 +42,12 @@ final class SessionLibrary {
       }
       return given;
     }
-    List<File> jars = classPathJars();
-    Path archive = fs.makeQualified(new Path(fs.getHomeDirectory(), ".vivace/lib/vivace-lib-" + digest(jars) + ".zip"));
+    return upload(fs, new Path(fs.getHomeDirectory(), ".vivace/lib"), classPathJars());
+  }
+
+  /** The library of {@code jars} in {@code folder} of {@code fs}, uploaded if no session made it before. */
+  static Path upload(FileSystem fs, Path folder, List<File> jars) throws IOException {
+    Path archive = fs.makeQualified(new Path(folder, "vivace-lib-" + digest(jars) + ".zip"));
     if (fs.exists(archive)) {
       return archive;
     }
@@ -62,14 +68,23 @@ final class SessionLibrary {
   }
 
   private static List<File> classPathJars() {
-    List<File> jars = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+    return jarsOf(System.getProperty("java.class.path"));
+  }
+
+  /**
+   * The jars of a class path, one per file name, the first of each name (the one the JVM reads
+   * first): a jar named twice, as by a {@code HADOOP_CLASSPATH} that repeats the launcher's, is
+   * zipped once, under its name.
+   */
+  static List<File> jarsOf(String classPath) {
+    Map<String, File> byName = new LinkedHashMap<>();
+    for (String entry : classPath.split(File.pathSeparator)) {
       File file = new File(entry);
       if (file.isFile() && entry.endsWith(".jar")) {
-        jars.add(file);
+        byName.putIfAbsent(file.getName(), file);
       }
     }
-    return jars;
+    return new ArrayList<>(byName.values());
   }
 
   private static String digest(List<File> jars) {
