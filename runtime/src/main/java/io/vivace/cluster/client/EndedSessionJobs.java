@@ -1,6 +1,7 @@
 package io.vivace.cluster.client;
 
 import io.vivace.cluster.SessionEndNote;
+import io.vivace.cluster.rpc.ProxyObjectMethods;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.rpc.SessionUnreachableException;
 import java.io.Closeable;
@@ -23,7 +24,6 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 
 /**
@@ -54,12 +54,8 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
 
   @Override
   public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-    if (method.getDeclaringClass() == Object.class) {
-      return switch (method.getName()) {
-        case "equals" -> proxy == args[0];
-        case "hashCode" -> System.identityHashCode(proxy);
-        default -> "ended jobs of " + session;
-      };
+    if (ProxyObjectMethods.isObjectMethod(method)) {
+      return ProxyObjectMethods.answer(proxy, method, args, "ended jobs of " + session);
     }
     try {
       return method.invoke(session, args);
@@ -110,9 +106,7 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
   }
 
   private ApplicationReport report() throws IOException {
-    YarnClient yarn = YarnClient.createYarnClient();
-    yarn.init(new YarnConfiguration(conf));
-    yarn.start();
+    YarnClient yarn = SessionClient.yarn(conf);
     try {
       return yarn.getApplicationReport(application);
     } catch (YarnException e) {

@@ -182,7 +182,8 @@ public final class SessionClient {
         : report.getName();
   }
 
-  private static YarnClient yarn(Configuration conf) {
+  /** A started client of the cluster's ResourceManager; the caller stops it. */
+  static YarnClient yarn(Configuration conf) {
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(new YarnConfiguration(conf));
     yarn.start();

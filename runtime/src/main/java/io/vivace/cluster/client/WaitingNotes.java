@@ -1,5 +1,6 @@
 package io.vivace.cluster.client;
 
+import io.vivace.cluster.rpc.ProxyObjectMethods;
 import io.vivace.cluster.rpc.SessionRpc;
 import java.io.Closeable;
 import java.lang.reflect.InvocationHandler;
@@ -38,12 +39,8 @@ final class WaitingNotes implements InvocationHandler, Closeable {
 
   @Override
   public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-    if (method.getDeclaringClass() == Object.class) {
-      return switch (method.getName()) {
-        case "equals" -> proxy == args[0];
-        case "hashCode" -> System.identityHashCode(proxy);
-        default -> "waiting notes of " + session;
-      };
+    if (ProxyObjectMethods.isObjectMethod(method)) {
+      return ProxyObjectMethods.answer(proxy, method, args, "waiting notes of " + session);
     }
     Object result;
     try {

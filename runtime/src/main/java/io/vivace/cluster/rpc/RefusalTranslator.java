@@ -37,12 +37,8 @@ final class RefusalTranslator implements RpcInvocationHandler {
 
   @Override
   public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-    if (method.getDeclaringClass() == Object.class) {
-      return switch (method.getName()) {
-        case "equals" -> proxy == args[0];
-        case "hashCode" -> System.identityHashCode(proxy);
-        default -> "session proxy of " + session + " as " + user;
-      };
+    if (ProxyObjectMethods.isObjectMethod(method)) {
+      return ProxyObjectMethods.answer(proxy, method, args, "session proxy of " + session + " as " + user);
     }
     try {
       return method.invoke(rpc, args);
