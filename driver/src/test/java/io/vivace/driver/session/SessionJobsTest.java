@@ -84,6 +84,68 @@ class SessionJobsTest {
     assertEquals(1, sessions(conf).size(), "sessions alive after two clients started at once");
   }
 
+  /**
+   * A warm client asks YARN nothing per job: the session it found is kept, with its connection, for
+   * the JVM's next jobs (counted on the ResourceManager's own RPC metrics). Once that session has
+   * ended behind the client's back (killed through YARN), the next job looks for a session again,
+   * starts a new one and runs there.
+   */
+  @Test
+  void aWarmClientAsksYarnNothingPerJobUntilItsSessionEnds() throws Exception {
+    Configuration conf = cluster.sessionConf("warm");
+    try {
+      String first = emptyJobOn(conf);
+      long lookups = yarnLookups();
+      for (int i = 0; i < 3; i++) {
+        assertEquals(first, emptyJobOn(conf), "the session of warm job " + i);
+      }
+      assertEquals(lookups, yarnLookups(), "calls to YARN's client service for three warm jobs");
+      org.apache.hadoop.yarn.client.api.YarnClient yarn = org.apache.hadoop.yarn.client.api.YarnClient.createYarnClient();
+      yarn.init(new org.apache.hadoop.yarn.conf.YarnConfiguration(conf));
+      yarn.start();
+      try {
+        org.apache.hadoop.yarn.api.records.ApplicationId ended = SessionClient.list(conf).stream()
+            .filter(s -> SessionClient.sessionName(s).equals("warm")).findFirst().orElseThrow().getApplicationId();
+        yarn.killApplication(ended);
+        while (!yarn.getApplicationReport(ended).getYarnApplicationState().toString().equals("KILLED")) {
+          Thread.sleep(100);
+        }
+      } finally {
+        yarn.stop();
+      }
+      String second = emptyJobOn(conf);
+      assertTrue(!second.equals(first), "a job after the session ended runs on a new session, not " + first);
+      assertTrue(yarnLookups() > lookups, "the new session was looked for on YARN");
+    } finally {
+      SessionClient.stop(conf, "warm");
+    }
+  }
+
+  /** Runs an empty job on the session of {@code conf}; the session's part of its job id. */
+  private static String emptyJobOn(Configuration conf) throws Exception {
+    try (Job job = SessionLatencyTest.emptyJob(conf)) {
+      assertTrue(job.waitForCompletion(false), job.getStatus().getFailureInfo());
+      return job.getJobID().getJtIdentifier();
+    }
+  }
+
+  /** Calls to the ResourceManager's client service that find applications. */
+  private static long yarnLookups() {
+    int port = cluster.yarn().getResourceManager().getClientRMService().getBindAddress().getPort();
+    org.apache.hadoop.metrics2.impl.MetricsCollectorImpl collector = new org.apache.hadoop.metrics2.impl.MetricsCollectorImpl();
+    org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance().getSource("RpcDetailedActivityForPort" + port)
+        .getMetrics(collector, true);
+    long calls = 0;
+    for (org.apache.hadoop.metrics2.impl.MetricsRecordImpl record : collector.getRecords()) {
+      for (org.apache.hadoop.metrics2.AbstractMetric metric : record.metrics()) {
+        if (metric.name().equals("GetApplicationsNumOps") || metric.name().equals("GetApplicationReportNumOps")) {
+          calls += metric.value().longValue();
+        }
+      }
+    }
+    return calls;
+  }
+
   /** The user's alive sessions of this class's name. */
   private static List<org.apache.hadoop.yarn.api.records.ApplicationReport> sessions(Configuration conf)
       throws IOException {

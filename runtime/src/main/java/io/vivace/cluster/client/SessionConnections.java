@@ -1,0 +1,157 @@
+package io.vivace.cluster.client;
+
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.security.SessionAccess;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sessions this JVM's job clients have found, each with its connection, kept for the JVM's
+ * next jobs: a warm client reaches its session without asking YARN where it is, reading its secret
+ * again or connecting again. Before a kept session is used, one call on a connection of its own that
+ * never retries checks that it still answers (a few hundred microseconds on a warm connection); a
+ * session that has ended (stopped, idle, killed, its host gone) or refuses the caller is forgotten,
+ * and the session is looked for (or started) the usual way.
+ *
+ * <p>Sessions are kept by ResourceManager, file system (where their secrets are), calling user and
+ * session name. A kept session's connection is shared by the clients that use it; closing a client
+ * leaves it open. Connections to sessions found gone are not closed either (their sockets are), as
+ * a client may still be reading its job's end through one ({@link EndedSessionJobs}).
+ */
+final class SessionConnections {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionConnections.class);
+
+  /** This JVM's. */
+  static final SessionConnections JVM = new SessionConnections();
+
+  /** A session found on YARN: its application id, its master's RPC address, what it takes to use it. */
+  record Found(String application, InetSocketAddress address, SessionAccess access) {
+  }
+
+  /** How a session is found (or started) when none is kept for a key, or the kept one is gone. */
+  interface Lookup {
+    Found find() throws IOException;
+  }
+
+  /** A session kept with its connection (shared: closing it does nothing) and its check. */
+  record Kept(Found session, ClientProtocol protocol, ClientProtocol check) {
+  }
+
+  private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+
+  /**
+   * The session kept for {@code key} if it still answers, otherwise the one {@code lookup} finds,
+   * connected to as the current user with {@code conf}'s RPC settings and kept.
+   */
+  Kept connect(String key, Configuration conf, Lookup lookup) throws IOException {
+    Kept session = kept.get(key);
+    if (session != null) {
+      if (answers(session)) {
+        return session;
+      }
+      kept.remove(key, session);
+    }
+    Found found = lookup.find();
+    Kept connected = open(found, conf);
+    kept.put(key, connected);
+    return connected;
+  }
+
+  /** Forgets every kept connection to the session {@code application} (it was stopped). */
+  void forget(String application) {
+    kept.values().removeIf(k -> k.session().application().equals(application));
+  }
+
+  /** Whether a session is kept for {@code key}. */
+  boolean keeps(String key) {
+    return kept.containsKey(key);
+  }
+
+  private static boolean answers(Kept session) {
+    try {
+      session.check().getFilesystemName();
+      return true;
+    } catch (IOException | RuntimeException e) {
+      LOG.info(session.session().access() + " no longer answers at " + session.session().address() + " ("
+          + e.getMessage() + "); looking for the session again");
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static Kept open(Found found, Configuration conf) throws IOException {
+    UserGroupInformation user = UserGroupInformation.getCurrentUser();
+    ClientProtocol rpc = SessionRpc.proxy(ClientProtocol.class, found.address(), conf, found.access(), user);
+    Configuration once = new Configuration(conf);
+    once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
+    once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY, 0);
+    ClientProtocol check = SessionRpc.proxy(ClientProtocol.class, found.address(), once, found.access(), user);
+    return new Kept(found, shared(rpc), check);
+  }
+
+  /** {@code rpc} with a {@code close} that leaves it open, for the clients that share it. */
+  private static ClientProtocol shared(ClientProtocol rpc) {
+    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {ClientProtocol.class}, new Shared(rpc));
+  }
+
+  private static final class Shared implements InvocationHandler, Closeable {
+    private final ClientProtocol rpc;
+
+    Shared(ClientProtocol rpc) {
+      this.rpc = rpc;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (method.getDeclaringClass() == Object.class) {
+        return switch (method.getName()) {
+          case "equals" -> proxy == args[0];
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> "shared " + rpc;
+        };
+      }
+      try {
+        return method.invoke(rpc, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    }
+
+    @Override
+    public void close() {
+      // kept for the JVM's next clients
+    }
+  }
+
+  /**
+   * The key of the session named {@code name} for the current user of {@code conf}'s cluster:
+   * its ResourceManager(s), its file system, the user, the name, and the RPC protection the
+   * connection was made with.
+   */
+  static String key(Configuration conf, String name) throws IOException {
+    YarnConfiguration yarn = new YarnConfiguration(conf);
+    return String.join("|", yarn.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS),
+        yarn.get(YarnConfiguration.RM_HA_IDS, ""), yarn.get(YarnConfiguration.RM_CLUSTER_ID, ""),
+        conf.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, ""),
+        conf.get(CommonConfigurationKeysPublic.HADOOP_RPC_PROTECTION, "authentication"),
+        UserGroupInformation.getCurrentUser().getUserName(), name);
+  }
+}
