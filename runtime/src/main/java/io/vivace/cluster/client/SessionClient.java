@@ -67,12 +67,19 @@ public final class SessionClient {
   /**
    * Hadoop's job client protocol on the user's session, started when there is none. The session
    * found is kept for this JVM's next clients with its connection ({@link SessionConnections}), so
-   * that a warm client asks YARN nothing per job while its session answers.
+   * that a warm client asks YARN nothing per job while its session answers. A job jar that is a
+   * local file is pointed at its copy on the cluster's file system, uploaded once ({@link JobJars}),
+   * so that Hadoop's job client does not stage it with every job.
    */
   public static ClientProtocol connect(Configuration conf) throws IOException {
     String name = VivaceConf.get(conf, "vivace.session.name");
     SessionConnections.Kept session = SessionConnections.JVM.connect(SessionConnections.key(conf, name), conf,
         () -> lookUp(conf, name));
+    try {
+      JobJars.JVM.share(conf);
+    } catch (IOException e) {
+      LOG.warn("The job jar is staged with the job instead: " + e.getMessage());
+    }
     return WaitingNotes.around(EndedSessionJobs.around(session.protocol(), conf,
         ApplicationId.fromString(session.session().application())));
   }
