@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CyclicBarrier;
@@ -201,19 +202,8 @@ class SessionJobsTest {
 
   /** Calls to the ResourceManager's client service that find applications. */
   private static long yarnLookups() {
-    int port = cluster.yarn().getResourceManager().getClientRMService().getBindAddress().getPort();
-    org.apache.hadoop.metrics2.impl.MetricsCollectorImpl collector = new org.apache.hadoop.metrics2.impl.MetricsCollectorImpl();
-    org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.instance().getSource("RpcDetailedActivityForPort" + port)
-        .getMetrics(collector, true);
-    long calls = 0;
-    for (org.apache.hadoop.metrics2.impl.MetricsRecordImpl record : collector.getRecords()) {
-      for (org.apache.hadoop.metrics2.AbstractMetric metric : record.metrics()) {
-        if (metric.name().equals("GetApplicationsNumOps") || metric.name().equals("GetApplicationReportNumOps")) {
-          calls += metric.value().longValue();
-        }
-      }
-    }
-    return calls;
+    Map<String, Long> calls = RpcCalls.byMethod(RpcCalls.resourceManager(cluster));
+    return calls.getOrDefault("GetApplications", 0L) + calls.getOrDefault("GetApplicationReport", 0L);
   }
 
   /** The user's alive sessions of this class's name. */

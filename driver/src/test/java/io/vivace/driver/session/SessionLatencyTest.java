@@ -7,9 +7,9 @@ import io.vivace.cluster.client.SessionClient;
 import io.vivace.workloads.bench.EmptySplitInputFormat;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Job;
@@ -64,7 +64,7 @@ class SessionLatencyTest {
   }
 
   private static String load() throws IOException {
-    return Files.readString(Path.of("/proc/loadavg")).trim();
+    return Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
   }
 
   @Test
@@ -79,6 +79,8 @@ class SessionLatencyTest {
     }
     report.add("load before: " + load());
     List<Double> totals = new ArrayList<>();
+    Map<String, Long> nameNode = RpcCalls.byMethod(RpcCalls.nameNode(cluster));
+    Map<String, Long> resourceManager = RpcCalls.byMethod(RpcCalls.resourceManager(cluster));
     for (int i = 0; i < RUNS; i++) {
       long start = System.nanoTime();
       try (Job job = emptyJob(conf)) {
@@ -91,6 +93,10 @@ class SessionLatencyTest {
             i, submitted, total));
       }
     }
+    report.add("NameNode calls in " + RUNS + " jobs (all the session's and its client's): "
+        + RpcCalls.since(nameNode, RpcCalls.byMethod(RpcCalls.nameNode(cluster))));
+    report.add("ResourceManager client calls in " + RUNS + " jobs: "
+        + RpcCalls.since(resourceManager, RpcCalls.byMethod(RpcCalls.resourceManager(cluster))));
     for (int i = 0; i < RUNS; i++) {
       PhaseTimedSubmission.Phases phases = PhaseTimedSubmission.run(emptyJob(conf));
       assertEquals(JobStatus.State.SUCCEEDED, phases.status().getState(), phases.status().getFailureInfo());

@@ -52,6 +52,10 @@ final class SessionConnections {
   record Kept(Found session, ClientProtocol protocol, ClientProtocol check) {
   }
 
+  static {
+    new YarnConfiguration(); // adds yarn-default.xml and yarn-site.xml to every configuration's defaults
+  }
+
   private final Map<String, Kept> kept = new ConcurrentHashMap<>();
 
   /**
@@ -147,9 +151,10 @@ final class SessionConnections {
    * connection was made with.
    */
   static String key(Configuration conf, String name) throws IOException {
-    YarnConfiguration yarn = new YarnConfiguration(conf);
-    return String.join("|", yarn.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS),
-        yarn.get(YarnConfiguration.RM_HA_IDS, ""), yarn.get(YarnConfiguration.RM_CLUSTER_ID, ""),
+    // not a YarnConfiguration of conf, whose copy costs more than the rest of a warm connect: once
+    // the class is loaded, every configuration reads yarn-site.xml
+    return String.join("|", conf.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS),
+        conf.get(YarnConfiguration.RM_HA_IDS, ""), conf.get(YarnConfiguration.RM_CLUSTER_ID, ""),
         conf.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, ""),
         conf.get(CommonConfigurationKeysPublic.HADOOP_RPC_PROTECTION, "authentication"),
         UserGroupInformation.getCurrentUser().getUserName(), name);
