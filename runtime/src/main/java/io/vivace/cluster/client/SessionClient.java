@@ -84,6 +84,14 @@ public final class SessionClient {
         ApplicationId.fromString(session.session().application())));
   }
 
+  /**
+   * Forgets the sessions this JVM's clients found and their connections: the next job looks for
+   * its session on YARN, and reads its secret, again.
+   */
+  public static void forgetSessions() {
+    SessionConnections.JVM.forgetAll();
+  }
+
   /** The user's running session named {@code name}, started when there is none, and its secret. */
   private static SessionConnections.Found lookUp(Configuration conf, String name) throws IOException {
     YarnClient yarn = yarn(conf);

@@ -81,6 +81,11 @@ final class SessionConnections {
     kept.values().removeIf(k -> k.session().application().equals(application));
   }
 
+  /** Forgets every kept session. */
+  void forgetAll() {
+    kept.clear();
+  }
+
   /** Whether a session is kept for {@code key}. */
   boolean keeps(String key) {
     return kept.containsKey(key);
