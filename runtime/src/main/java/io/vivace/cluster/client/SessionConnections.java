@@ -22,9 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The sessions this JVM's job clients have found, each with its connection, kept for the JVM's
  * next jobs: a warm client reaches its session without asking YARN where it is, reading its secret
- * again or connecting again. Before a kept session is used, one call on a connection of its own that
- * never retries checks that it still answers (a few hundred microseconds on a warm connection); a
- * session that has ended (stopped, idle, killed, its host gone) or refuses the caller is forgotten,
+ * again or connecting again. Before a kept session is used, one cheap call on a connection of its own
+ * that never retries checks that it still answers; a session that has ended (stopped, idle, killed, its host gone) or refuses the caller is forgotten,
  * and the session is looked for (or started) the usual way.
  *
  * <p>Sessions are kept by ResourceManager, file system (where their secrets are), calling user and
