@@ -73,15 +73,15 @@ public final class SessionClient {
    */
   public static ClientProtocol connect(Configuration conf) throws IOException {
     String name = VivaceConf.get(conf, "vivace.session.name");
-    SessionConnections.Kept session = SessionConnections.JVM.connect(SessionConnections.key(conf, name), conf,
-        () -> lookUp(conf, name));
+    ClientProtocol client = SessionConnections.JVM.client(SessionConnections.key(conf, name), conf,
+        () -> lookUp(conf, name), session -> EndedSessionJobs.around(session.protocol(), conf,
+            ApplicationId.fromString(session.session().application())));
     try {
       JobJars.JVM.share(conf);
     } catch (IOException e) {
       LOG.warn("The job jar is staged with the job instead: " + e.getMessage());
     }
-    return WaitingNotes.around(EndedSessionJobs.around(session.protocol(), conf,
-        ApplicationId.fromString(session.session().application())));
+    return WaitingNotes.around(client);
   }
 
   /**

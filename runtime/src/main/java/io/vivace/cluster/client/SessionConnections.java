@@ -1,6 +1,7 @@
 package io.vivace.cluster.client;
 
 import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.rpc.SessionUnreachableException;
 import io.vivace.cluster.security.SessionAccess;
 import java.io.Closeable;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
@@ -73,6 +75,79 @@ final class SessionConnections {
     Kept connected = open(found, conf);
     kept.put(key, connected);
     return connected;
+  }
+
+  /**
+   * A job client's protocol on the session kept for {@code key} ({@link #connect}), each session's
+   * wrapped by {@code around}. Until the client has a job id from its session, a call that finds the
+   * session gone (it ended after the check that it answers, as one killed through YARN does while
+   * its master is still up) is made once more on the session looked for anew: none of the client's
+   * state is on the session yet. Once it has a job id, its calls stay with that session.
+   */
+  ClientProtocol client(String key, Configuration conf, Lookup lookup,
+                        Function<Kept, ClientProtocol> around) throws IOException {
+    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {ClientProtocol.class}, new UntilAJob(key, conf, lookup, around));
+  }
+
+  /** The handler of {@link #client}. */
+  private final class UntilAJob implements InvocationHandler, Closeable {
+    private final String key;
+    private final Configuration conf;
+    private final Lookup lookup;
+    private final Function<Kept, ClientProtocol> around;
+    private volatile ClientProtocol session;
+    private volatile boolean hasAJob;
+
+    UntilAJob(String key, Configuration conf, Lookup lookup, Function<Kept, ClientProtocol> around)
+        throws IOException {
+      this.key = key;
+      this.conf = conf;
+      this.lookup = lookup;
+      this.around = around;
+      this.session = around.apply(connect(key, conf, lookup));
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (method.getDeclaringClass() == Object.class) {
+        return switch (method.getName()) {
+          case "equals" -> proxy == args[0];
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> "client of " + session;
+        };
+      }
+      try {
+        return call(method, args);
+      } catch (SessionUnreachableException e) {
+        if (hasAJob) {
+          throw e;
+        }
+        LOG.info("The Vivace session went away before this client's job reached it (" + e.getMessage()
+            + "); looking for the session again");
+        kept.remove(key); // YARN, not the check, says whether it is over: its master may still be ending
+        session = around.apply(connect(key, conf, lookup));
+        return call(method, args);
+      }
+    }
+
+    private Object call(Method method, Object[] args) throws Throwable {
+      Object result;
+      try {
+        result = method.invoke(session, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+      if (method.getName().equals("getNewJobID")) {
+        hasAJob = true;
+      }
+      return result;
+    }
+
+    @Override
+    public void close() {
+      SessionRpc.close(session);
+    }
   }
 
   /** Forgets every kept connection to the session {@code application} (it was stopped). */

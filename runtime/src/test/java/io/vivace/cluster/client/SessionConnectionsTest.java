@@ -111,6 +111,26 @@ class SessionConnectionsTest {
   }
 
   @Test
+  void aCallBeforeTheClientHasAJobIsMadeAgainOnTheSessionFoundAnew() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<SessionConnections.Found> onYarn =
+        new java.util.concurrent.atomic.AtomicReference<>(session("application_1_0001", "one"));
+    Configuration conf = new Configuration(false);
+    conf.setInt("ipc.client.connect.retry.interval", 10);
+    ClientProtocol client = connections.client("rm|alice|default", conf, () -> {
+      lookups.incrementAndGet();
+      return onYarn.get();
+    }, SessionConnections.Kept::protocol);
+    servers.get(0).stop(); // the session ends after the client checked it
+    onYarn.set(session("application_1_0002", "two"));
+    assertEquals(new JobID("two", 1), client.getNewJobID(), "the call made again on the new session");
+    assertEquals(2, lookups.get());
+    servers.get(1).stop();
+    org.junit.jupiter.api.Assertions.assertThrows(io.vivace.cluster.rpc.SessionUnreachableException.class,
+        client::getNewJobID, "a client with a job id of a session stays with it");
+    assertEquals(2, lookups.get());
+  }
+
+  @Test
   void aSessionStoppedFromThisJvmIsForgotten() throws Exception {
     SessionConnections.Found first = session("application_1_0001", "one");
     connect("rm|alice|default", first);
