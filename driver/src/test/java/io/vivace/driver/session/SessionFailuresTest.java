@@ -164,8 +164,8 @@ class SessionFailuresTest {
 
   /**
    * The RPC-level refusals (no secret, a wrong one, another user, a token of another session) are
-   * SessionRpcSecurityTest's; here the real client of the session's owner finds a wrong secret where
-   * the session's is kept.
+   * SessionRpcSecurityTest's; here the real client of the session's owner, looking for the session
+   * afresh, finds a wrong secret where the session's is kept.
    */
   @Test
   @Order(2)
@@ -175,6 +175,7 @@ class SessionFailuresTest {
     SessionSecretStore store = SessionSecretStore.forCluster(conf());
     SessionAccess real = store.read(session.getUser(), id);
     store.write(new SessionAccess(id, session.getUser(), SessionSecret.generate(), "a wrong secret"));
+    SessionClient.forgetSessions(); // as a client that has not found the session yet (a new JVM)
     Path output = new Path("/failures/refused");
     try {
       Exception e = failure(() -> terasort(conf(), output));
@@ -185,7 +186,7 @@ class SessionFailuresTest {
       assertTrue(refusal.getMessage().contains(store.path(session.getUser(), id).toString()),
           "the refusal names where the secret was read: " + refusal.getMessage());
     } finally {
-      store.write(real);
+      store.write(real); // the next test's client, refused when it checks its kept connection, looks again
     }
     Outputs.assertNothingCommitted(fs, output, "the refused client's terasort");
   }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CyclicBarrier;
@@ -82,6 +83,127 @@ class SessionJobsTest {
     CompletableFuture.allOf(onItsOwnThread(() -> wordCount(bothReady)),
         onItsOwnThread(() -> mapOnly(bothReady))).join();
     assertEquals(1, sessions(conf).size(), "sessions alive after two clients started at once");
+  }
+
+  /**
+   * A warm client asks YARN nothing per job: the session it found is kept, with its connection, for
+   * the JVM's next jobs (counted on the ResourceManager's own RPC metrics). Once that session has
+   * ended behind the client's back (killed through YARN), the next job looks for a session again,
+   * starts a new one and runs there.
+   */
+  @Test
+  void aWarmClientAsksYarnNothingPerJobUntilItsSessionEnds() throws Exception {
+    Configuration conf = cluster.sessionConf("warm");
+    try {
+      String first = emptyJobOn(conf);
+      long lookups = yarnLookups();
+      for (int i = 0; i < 3; i++) {
+        assertEquals(first, emptyJobOn(conf), "the session of warm job " + i);
+      }
+      assertEquals(lookups, yarnLookups(), "calls to YARN's client service for three warm jobs");
+      org.apache.hadoop.yarn.client.api.YarnClient yarn = org.apache.hadoop.yarn.client.api.YarnClient.createYarnClient();
+      yarn.init(new org.apache.hadoop.yarn.conf.YarnConfiguration(conf));
+      yarn.start();
+      try {
+        org.apache.hadoop.yarn.api.records.ApplicationId ended = SessionClient.list(conf).stream()
+            .filter(s -> SessionClient.sessionName(s).equals("warm")).findFirst().orElseThrow().getApplicationId();
+        yarn.killApplication(ended);
+        while (!yarn.getApplicationReport(ended).getYarnApplicationState().toString().equals("KILLED")) {
+          Thread.sleep(100);
+        }
+      } finally {
+        yarn.stop();
+      }
+      String second = emptyJobOn(conf);
+      assertTrue(!second.equals(first), "a job after the session ended runs on a new session, not " + first);
+      assertTrue(yarnLookups() > lookups, "the new session was looked for on YARN");
+    } finally {
+      SessionClient.stop(conf, "warm");
+    }
+  }
+
+  /** Writes the text of the resource {@value #VERSION} of the job's class path, once per map. */
+  public static class JarVersionMapper extends Mapper<LongWritable, Text, Text, Text> {
+    @Override
+    protected void setup(Context context) throws IOException {
+      try (var in = context.getConfiguration().getClassLoader().getResourceAsStream(VERSION)) {
+        context.getCounter("jar", in == null ? "none" : new String(in.readAllBytes(), StandardCharsets.UTF_8))
+            .increment(1);
+      }
+    }
+
+    @Override
+    protected void map(LongWritable key, Text value, Context context) {
+    }
+  }
+
+  private static final String VERSION = "vivace-test-jar-version.txt";
+
+  /**
+   * A job jar is uploaded to the cluster once, under its content's digest, and the job pointed at
+   * that copy (so Hadoop's job client stages no jar); the same jar again is not uploaded again; a jar
+   * changed in place between two jobs is not served stale.
+   */
+  @Test
+  void aJobJarIsUploadedOnceAndAChangedJarIsNotServedStale() throws Exception {
+    Configuration conf = sessionConf();
+    FileSystem fs = FileSystem.get(conf);
+    Path input = new Path("/in/jar-version");
+    try (FSDataOutputStream out = fs.create(input)) {
+      out.write("one line\n".getBytes(StandardCharsets.UTF_8));
+    }
+    java.io.File jar = java.nio.file.Files.createTempFile("vivace-job-", ".jar").toFile();
+    try {
+      writeJar(jar, "first");
+      Job first = versionJob(conf, jar, input, "first");
+      Path copy = new Path(first.getConfiguration().get("mapreduce.job.jar"));
+      assertEquals(new Path(fs.getHomeDirectory(), ".vivace/jars").toUri().getPath(), copy.getParent().toUri().getPath());
+      long uploaded = fs.getFileStatus(copy).getModificationTime();
+      Job again = versionJob(conf, jar, input, "first");
+      assertEquals(copy.toString(), again.getConfiguration().get("mapreduce.job.jar"));
+      assertEquals(uploaded, fs.getFileStatus(copy).getModificationTime(), "the same jar is not uploaded again");
+      writeJar(jar, "second");
+      Job changed = versionJob(conf, jar, input, "second");
+      assertTrue(!copy.toString().equals(changed.getConfiguration().get("mapreduce.job.jar")), "a changed jar's copy");
+    } finally {
+      jar.delete();
+    }
+  }
+
+  private static void writeJar(java.io.File jar, String version) throws IOException {
+    try (var out = new java.util.jar.JarOutputStream(new java.io.FileOutputStream(jar))) {
+      out.putNextEntry(new java.util.jar.JarEntry(VERSION));
+      out.write(version.getBytes(StandardCharsets.UTF_8));
+      out.closeEntry();
+    }
+  }
+
+  /** Runs a job with {@code jar} as its job jar; checks that its map read {@code version} from it. */
+  private static Job versionJob(Configuration conf, java.io.File jar, Path input, String version) throws Exception {
+    Job job = Job.getInstance(conf, "jar version");
+    job.setJar(jar.getAbsolutePath());
+    job.setMapperClass(JarVersionMapper.class);
+    job.setNumReduceTasks(0);
+    job.setInputFormatClass(org.apache.hadoop.mapreduce.lib.input.TextInputFormat.class);
+    job.setOutputFormatClass(org.apache.hadoop.mapreduce.lib.output.NullOutputFormat.class);
+    FileInputFormat.addInputPath(job, input);
+    assertTrue(job.waitForCompletion(false), job.getStatus().getFailureInfo());
+    assertEquals(1, job.getCounters().findCounter("jar", version).getValue(), "maps that read " + version);
+    return job;
+  }
+
+  /** Runs an empty job on the session of {@code conf}; the session's part of its job id. */
+  private static String emptyJobOn(Configuration conf) throws Exception {
+    try (Job job = SessionLatencyTest.emptyJob(conf)) {
+      assertTrue(job.waitForCompletion(false), job.getStatus().getFailureInfo());
+      return job.getJobID().getJtIdentifier();
+    }
+  }
+
+  /** Calls to the ResourceManager's client service that find applications. */
+  private static long yarnLookups() {
+    Map<String, Long> calls = RpcCalls.byMethod(RpcCalls.resourceManager(cluster));
+    return calls.getOrDefault("GetApplications", 0L) + calls.getOrDefault("GetApplicationReport", 0L);
   }
 
   /** The user's alive sessions of this class's name. */

@@ -64,11 +64,38 @@ public final class SessionClient {
   private SessionClient() {
   }
 
-  /** Hadoop's job client protocol on the user's session, started when there is none. */
+  /**
+   * Hadoop's job client protocol on the user's session, started when there is none. The session
+   * found is kept for this JVM's next clients with its connection ({@link SessionConnections}), so
+   * that a warm client asks YARN nothing per job while its session answers. A job jar that is a
+   * local file is pointed at its copy on the cluster's file system, uploaded once ({@link JobJars}),
+   * so that Hadoop's job client does not stage it with every job.
+   */
   public static ClientProtocol connect(Configuration conf) throws IOException {
+    String name = VivaceConf.get(conf, "vivace.session.name");
+    ClientProtocol client = SessionConnections.JVM.client(SessionConnections.key(conf, name), conf,
+        () -> lookUp(conf, name), session -> EndedSessionJobs.around(session.protocol(), conf,
+            ApplicationId.fromString(session.session().application())));
+    try {
+      JobJars.JVM.share(conf);
+    } catch (IOException e) {
+      LOG.warn("The job jar is staged with the job instead: " + e.getMessage());
+    }
+    return WaitingNotes.around(client);
+  }
+
+  /**
+   * Forgets the sessions this JVM's clients found and their connections: the next job looks for
+   * its session on YARN, and reads its secret, again.
+   */
+  public static void forgetSessions() {
+    SessionConnections.JVM.forgetAll();
+  }
+
+  /** The user's running session named {@code name}, started when there is none, and its secret. */
+  private static SessionConnections.Found lookUp(Configuration conf, String name) throws IOException {
     YarnClient yarn = yarn(conf);
     try {
-      String name = VivaceConf.get(conf, "vivace.session.name");
       ApplicationReport session = find(yarn, name);
       if (session == null) {
         session = startOrJoin(yarn, conf, name);
@@ -78,8 +105,7 @@ public final class SessionClient {
       InetSocketAddress address = new InetSocketAddress(session.getHost(), session.getRpcPort());
       SessionAccess access = SessionSecretStore.forCluster(conf).read(session.getUser(),
           session.getApplicationId().toString());
-      return WaitingNotes.around(EndedSessionJobs.around(SessionRpc.proxy(ClientProtocol.class, address, conf,
-          access, UserGroupInformation.getCurrentUser()), conf, session.getApplicationId()));
+      return new SessionConnections.Found(session.getApplicationId().toString(), address, access);
     } finally {
       yarn.stop();
     }
@@ -123,6 +149,7 @@ public final class SessionClient {
             LOG.info("Killed Vivace session " + id + " through YARN");
           }
           SessionFiles.forget(conf, session.getUser(), id.toString());
+          SessionConnections.JVM.forget(id.toString());
           LOG.info("Stopped Vivace session " + id + " (" + sessionName(session) + ")");
           return true;
         }

@@ -1,0 +1,241 @@
+package io.vivace.cluster.client;
+
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.rpc.SessionUnreachableException;
+import io.vivace.cluster.security.SessionAccess;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sessions this JVM's job clients have found, each with its connection, kept for the JVM's
+ * next jobs: a warm client reaches its session without asking YARN where it is, reading its secret
+ * again or connecting again. Before a kept session is used, one cheap call on a connection of its own
+ * that never retries checks that it still answers; a session that has ended (stopped, idle, killed, its host gone) or refuses the caller is forgotten,
+ * and the session is looked for (or started) the usual way.
+ *
+ * <p>Sessions are kept by ResourceManager, file system (where their secrets are), calling user and
+ * session name. A kept session's connection is shared by the clients that use it; closing a client
+ * leaves it open. Connections to sessions found gone are not closed either (their sockets are), as
+ * a client may still be reading its job's end through one ({@link EndedSessionJobs}).
+ */
+final class SessionConnections {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionConnections.class);
+
+  /** This JVM's. */
+  static final SessionConnections JVM = new SessionConnections();
+
+  /** A session found on YARN: its application id, its master's RPC address, what it takes to use it. */
+  record Found(String application, InetSocketAddress address, SessionAccess access) {
+  }
+
+  /** How a session is found (or started) when none is kept for a key, or the kept one is gone. */
+  interface Lookup {
+    Found find() throws IOException;
+  }
+
+  /** A session kept with its connection (shared: closing it does nothing) and its check. */
+  record Kept(Found session, ClientProtocol protocol, ClientProtocol check) {
+  }
+
+  static {
+    new YarnConfiguration(); // adds yarn-default.xml and yarn-site.xml to every configuration's defaults
+  }
+
+  private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+
+  /**
+   * The session kept for {@code key} if it still answers, otherwise the one {@code lookup} finds,
+   * connected to as the current user with {@code conf}'s RPC settings and kept.
+   */
+  Kept connect(String key, Configuration conf, Lookup lookup) throws IOException {
+    Kept session = kept.get(key);
+    if (session != null) {
+      if (answers(session)) {
+        return session;
+      }
+      kept.remove(key, session);
+    }
+    Found found = lookup.find();
+    Kept connected = open(found, conf);
+    kept.put(key, connected);
+    return connected;
+  }
+
+  /**
+   * A job client's protocol on the session kept for {@code key} ({@link #connect}), each session's
+   * wrapped by {@code around}. Until the client has a job id from its session, a call that finds the
+   * session gone (it ended after the check that it answers, as one killed through YARN does while
+   * its master is still up) is made once more on the session looked for anew: none of the client's
+   * state is on the session yet. Once it has a job id, its calls stay with that session.
+   */
+  ClientProtocol client(String key, Configuration conf, Lookup lookup,
+                        Function<Kept, ClientProtocol> around) throws IOException {
+    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {ClientProtocol.class}, new UntilAJob(key, conf, lookup, around));
+  }
+
+  /** The handler of {@link #client}. */
+  private final class UntilAJob implements InvocationHandler, Closeable {
+    private final String key;
+    private final Configuration conf;
+    private final Lookup lookup;
+    private final Function<Kept, ClientProtocol> around;
+    private volatile ClientProtocol session;
+    private volatile boolean hasAJob;
+
+    UntilAJob(String key, Configuration conf, Lookup lookup, Function<Kept, ClientProtocol> around)
+        throws IOException {
+      this.key = key;
+      this.conf = conf;
+      this.lookup = lookup;
+      this.around = around;
+      this.session = around.apply(connect(key, conf, lookup));
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (method.getDeclaringClass() == Object.class) {
+        return switch (method.getName()) {
+          case "equals" -> proxy == args[0];
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> "client of " + session;
+        };
+      }
+      try {
+        return call(method, args);
+      } catch (SessionUnreachableException e) {
+        if (hasAJob) {
+          throw e;
+        }
+        LOG.info("The Vivace session went away before this client's job reached it (" + e.getMessage()
+            + "); looking for the session again");
+        kept.remove(key); // YARN, not the check, says whether it is over: its master may still be ending
+        session = around.apply(connect(key, conf, lookup));
+        return call(method, args);
+      }
+    }
+
+    private Object call(Method method, Object[] args) throws Throwable {
+      Object result;
+      try {
+        result = method.invoke(session, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+      if (method.getName().equals("getNewJobID")) {
+        hasAJob = true;
+      }
+      return result;
+    }
+
+    @Override
+    public void close() {
+      SessionRpc.close(session);
+    }
+  }
+
+  /** Forgets every kept connection to the session {@code application} (it was stopped). */
+  void forget(String application) {
+    kept.values().removeIf(k -> k.session().application().equals(application));
+  }
+
+  /** Forgets every kept session. */
+  void forgetAll() {
+    kept.clear();
+  }
+
+  /** Whether a session is kept for {@code key}. */
+  boolean keeps(String key) {
+    return kept.containsKey(key);
+  }
+
+  private static boolean answers(Kept session) {
+    try {
+      session.check().getFilesystemName();
+      return true;
+    } catch (IOException | RuntimeException e) {
+      LOG.info(session.session().access() + " no longer answers at " + session.session().address() + " ("
+          + e.getMessage() + "); looking for the session again");
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static Kept open(Found found, Configuration conf) throws IOException {
+    UserGroupInformation user = UserGroupInformation.getCurrentUser();
+    ClientProtocol rpc = SessionRpc.proxy(ClientProtocol.class, found.address(), conf, found.access(), user);
+    Configuration once = new Configuration(conf);
+    once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
+    once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY, 0);
+    ClientProtocol check = SessionRpc.proxy(ClientProtocol.class, found.address(), once, found.access(), user);
+    return new Kept(found, shared(rpc), check);
+  }
+
+  /** {@code rpc} with a {@code close} that leaves it open, for the clients that share it. */
+  private static ClientProtocol shared(ClientProtocol rpc) {
+    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {ClientProtocol.class}, new Shared(rpc));
+  }
+
+  private static final class Shared implements InvocationHandler, Closeable {
+    private final ClientProtocol rpc;
+
+    Shared(ClientProtocol rpc) {
+      this.rpc = rpc;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (method.getDeclaringClass() == Object.class) {
+        return switch (method.getName()) {
+          case "equals" -> proxy == args[0];
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> "shared " + rpc;
+        };
+      }
+      try {
+        return method.invoke(rpc, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    }
+
+    @Override
+    public void close() {
+      // kept for the JVM's next clients
+    }
+  }
+
+  /**
+   * The key of the session named {@code name} for the current user of {@code conf}'s cluster:
+   * its ResourceManager(s), its file system, the user, the name, and the RPC protection the
+   * connection was made with.
+   */
+  static String key(Configuration conf, String name) throws IOException {
+    // not a YarnConfiguration of conf, whose copy costs more than the rest of a warm connect: once
+    // the class is loaded, every configuration reads yarn-site.xml
+    return String.join("|", conf.get(YarnConfiguration.RM_ADDRESS, YarnConfiguration.DEFAULT_RM_ADDRESS),
+        conf.get(YarnConfiguration.RM_HA_IDS, ""), conf.get(YarnConfiguration.RM_CLUSTER_ID, ""),
+        conf.get(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, ""),
+        conf.get(CommonConfigurationKeysPublic.HADOOP_RPC_PROTECTION, "authentication"),
+        UserGroupInformation.getCurrentUser().getUserName(), name);
+  }
+}

@@ -1,0 +1,159 @@
+package io.vivace.cluster.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vivace.cluster.rpc.ExecutorProtocol;
+import io.vivace.cluster.rpc.SessionControlProtocol;
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.cluster.security.SessionAccess;
+import io.vivace.cluster.security.SessionSecret;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ipc.ProtocolSignature;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sessions kept per JVM ({@link SessionConnections}), on real session RPC servers
+ * ({@link SessionRpc#server}) with the YARN lookup played by the test: a kept session is used without
+ * looking again while it answers, by every client that shares it, and looked for again once it has
+ * ended or was stopped.
+ */
+class SessionConnectionsTest {
+
+  private final List<RPC.Server> servers = new ArrayList<>();
+  private final SessionConnections connections = new SessionConnections();
+  private final AtomicInteger lookups = new AtomicInteger();
+
+  /** A session's RPC server whose jobs get ids of {@code cluster}, owned by this test's user. */
+  private SessionConnections.Found session(String application, String cluster) throws Exception {
+    SessionAccess access = new SessionAccess(application, UserGroupInformation.getCurrentUser().getShortUserName(),
+        SessionSecret.generate(), "a test");
+    RPC.Server server = SessionRpc.server(new Configuration(false), "127.0.0.1", 2, access, clients(cluster),
+        refusing(ExecutorProtocol.class, ExecutorProtocol.versionID),
+        refusing(SessionControlProtocol.class, SessionControlProtocol.versionID));
+    server.start();
+    servers.add(server);
+    return new SessionConnections.Found(application, NetUtils.getConnectAddress(server), access);
+  }
+
+  @AfterEach
+  void stopServers() {
+    servers.forEach(RPC.Server::stop);
+  }
+
+  private static ClientProtocol clients(String cluster) {
+    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {ClientProtocol.class}, (proxy, method, args) -> switch (method.getName()) {
+          case "getProtocolVersion" -> ClientProtocol.versionID;
+          case "getProtocolSignature" -> new ProtocolSignature(ClientProtocol.versionID, null);
+          case "getFilesystemName" -> "hdfs://nn:8020";
+          case "getNewJobID" -> new JobID(cluster, 1);
+          default -> throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  private static <T> T refusing(Class<T> protocol, long version) {
+    return protocol.cast(Proxy.newProxyInstance(protocol.getClassLoader(), new Class<?>[] {protocol},
+        (proxy, method, args) -> switch (method.getName()) {
+          case "getProtocolVersion" -> version;
+          case "getProtocolSignature" -> new ProtocolSignature(version, null);
+          default -> throw new UnsupportedOperationException(method.getName());
+        }));
+  }
+
+  private SessionConnections.Kept connect(String key, SessionConnections.Found found) throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt("ipc.client.connect.retry.interval", 10);
+    return connections.connect(key, conf, () -> {
+      lookups.incrementAndGet();
+      return found;
+    });
+  }
+
+  @Test
+  void aKeptSessionIsUsedWithoutLookingAgainByEveryClientThatSharesIt() throws Exception {
+    SessionConnections.Found first = session("application_1_0001", "one");
+    SessionConnections.Kept a = connect("rm|alice|default", first);
+    SessionConnections.Kept b = connect("rm|alice|default", first);
+    assertEquals(1, lookups.get(), "looked for once");
+    assertSame(a, b);
+    SessionRpc.close(a.protocol()); // a client closes: the next one goes on over the same connection
+    assertEquals(new JobID("one", 1), b.protocol().getNewJobID());
+    connect("rm|alice|nightly", first);
+    assertEquals(2, lookups.get(), "another session name is another session");
+  }
+
+  @Test
+  void aSessionThatEndedIsLookedForAgain() throws Exception {
+    SessionConnections.Found first = session("application_1_0001", "one");
+    SessionConnections.Kept kept = connect("rm|alice|default", first);
+    assertEquals(new JobID("one", 1), kept.protocol().getNewJobID());
+    servers.get(0).stop();
+    SessionConnections.Found second = session("application_1_0002", "two");
+    SessionConnections.Kept again = connect("rm|alice|default", second);
+    assertEquals(2, lookups.get());
+    assertEquals("application_1_0002", again.session().application());
+    assertEquals(new JobID("two", 1), again.protocol().getNewJobID());
+    connect("rm|alice|default", second);
+    assertEquals(2, lookups.get(), "the new session is kept in turn");
+  }
+
+  @Test
+  void aCallBeforeTheClientHasAJobIsMadeAgainOnTheSessionFoundAnew() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<SessionConnections.Found> onYarn =
+        new java.util.concurrent.atomic.AtomicReference<>(session("application_1_0001", "one"));
+    Configuration conf = new Configuration(false);
+    conf.setInt("ipc.client.connect.retry.interval", 10);
+    ClientProtocol client = connections.client("rm|alice|default", conf, () -> {
+      lookups.incrementAndGet();
+      return onYarn.get();
+    }, SessionConnections.Kept::protocol);
+    servers.get(0).stop(); // the session ends after the client checked it
+    onYarn.set(session("application_1_0002", "two"));
+    assertEquals(new JobID("two", 1), client.getNewJobID(), "the call made again on the new session");
+    assertEquals(2, lookups.get());
+    servers.get(1).stop();
+    org.junit.jupiter.api.Assertions.assertThrows(io.vivace.cluster.rpc.SessionUnreachableException.class,
+        client::getNewJobID, "a client with a job id of a session stays with it");
+    assertEquals(2, lookups.get());
+  }
+
+  @Test
+  void aSessionStoppedFromThisJvmIsForgotten() throws Exception {
+    SessionConnections.Found first = session("application_1_0001", "one");
+    connect("rm|alice|default", first);
+    connect("rm|bob|default", session("application_1_0003", "three"));
+    connections.forget("application_1_0001");
+    assertFalse(connections.keeps("rm|alice|default"));
+    assertTrue(connections.keeps("rm|bob|default"));
+    connect("rm|alice|default", first);
+    assertEquals(3, lookups.get());
+  }
+
+  @Test
+  void keysTellClustersUsersAndNamesApart() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("yarn.resourcemanager.address", "rm1:8032");
+    String key = SessionConnections.key(conf, "default");
+    assertEquals(key, SessionConnections.key(new Configuration(conf), "default"));
+    assertFalse(key.equals(SessionConnections.key(conf, "nightly")));
+    Configuration other = new Configuration(conf);
+    other.set("yarn.resourcemanager.address", "rm2:8032");
+    assertFalse(key.equals(SessionConnections.key(other, "default")));
+    String asBob = UserGroupInformation.createRemoteUser("bob")
+        .doAs((java.security.PrivilegedExceptionAction<String>) () -> SessionConnections.key(conf, "default"));
+    assertFalse(key.equals(asBob));
+  }
+}
