@@ -17,6 +17,7 @@ import java.util.StringTokenizer;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import org.apache.hadoop.util.VersionInfo;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -568,6 +569,31 @@ class LauncherTest {
         .run("jar", toolJar.toString(), "-D", "launchertest.exit=3");
     assertEquals(3, result.exitCode(), result.describe());
     assertTrue(result.stdout().lines().toList().contains("greeting=from-my-conf"), result.describe());
+  }
+
+  @Test
+  void aJavaTooNewForTheBuildsHadoopIsRefusedNamingBoth() throws Exception {
+    // A JDK that says it is Java 25 (its release file) and runs this JVM's java: the launcher
+    // must refuse it for Hadoop 3.4, whose UserGroupInformation fails there, before Hadoop does.
+    Path jdk = workDir.resolve("jdk-25");
+    Files.createDirectories(jdk.resolve("bin"));
+    Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+    Path java = jdk.resolve("bin/java");
+    Files.writeString(java, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+        + "' \"$@\"\n");
+    assertTrue(java.toFile().setExecutable(true));
+    String hadoop = VersionInfo.getVersion();
+
+    VivaceScript.Result result = vivace().env("JAVA_HOME", jdk.toString())
+        .run("jar", toolJar.toString());
+
+    if (hadoop.compareTo("3.5") < 0) {
+      assertEquals(1, result.exitCode(), result.describe());
+      assertContains("Java 25 (" + java + ") cannot run Hadoop " + hadoop, result.stderr(), result);
+      assertContains("-Dhadoop.version=3.5.0", result.stderr(), result);
+    } else {
+      assertEquals(0, result.exitCode(), result.describe());
+    }
   }
 
   // ---- a cluster's client configuration: jobs still run on Vivace unless the command line says
