@@ -121,9 +121,7 @@ class RealClusterMoreFaultsTest {
   @Test
   @Order(3)
   void aDataNodeLostWhileTheMapsReadFromIt() throws Exception {
-    Set<String> holding = new TreeSet<>();
-    watch.blockReplicas(INPUT).forEach(replicas -> replicas.forEach(r -> holding.add(r.substring(0, r.indexOf(':')))));
-    System.out.println("workers holding replicas of the input: " + holding);
+    Set<String> holding = holdingInput();
     for (Engine engine : Engine.values()) {
       String out = "/faults/dn-lost-" + engine.label;
       List<Host> killed = new ArrayList<>();
@@ -148,8 +146,10 @@ class RealClusterMoreFaultsTest {
   @Order(4)
   void aLostWorkersBlocksAreCopiedAgainAndTheSessionReplacesItsExecutor() throws Exception {
     String out = "/faults/lost-" + Engine.SESSION.label;
-    FaultDuringJob.Outcome lost = new FaultDuringJob(client, watch, Engine.SESSION).run(
-        () -> sort(Engine.SESSION, out), out, alive, worker -> {
+    Set<String> holding = holdingInput(); // a worker with blocks to copy again
+    FaultDuringJob.Outcome lost = new FaultDuringJob(client, watch, Engine.SESSION)
+        .onlyOn(worker -> holding.contains(worker.address()))
+        .run(() -> sort(Engine.SESSION, out), out, alive, worker -> {
           int processes = HostFault.kill(state, worker);
           alive.remove(worker);
           return "killed every process of " + worker.name() + " (" + processes + ")";
@@ -179,6 +179,14 @@ class RealClusterMoreFaultsTest {
 
   private Run.Result sort(Engine engine, String out) throws Exception {
     return sorts.run(engine, out, engine == Engine.SESSION ? SESSION_OPTIONS : List.of());
+  }
+
+  /** The addresses of the workers that hold replicas of the input. */
+  private Set<String> holdingInput() {
+    Set<String> holding = new TreeSet<>();
+    watch.blockReplicas(INPUT).forEach(replicas -> replicas.forEach(r -> holding.add(r.substring(0, r.indexOf(':')))));
+    System.out.println("workers holding replicas of the input: " + holding);
+    return holding;
   }
 
   private Run.Result restart(Host worker, Daemon daemon) throws Exception {
