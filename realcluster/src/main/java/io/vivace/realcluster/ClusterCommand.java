@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 
 /**
- * {@code vivace cluster up|down|status|classpath|kill|link --dir DIR ...}: a real Apache Hadoop cluster on
+ * {@code vivace cluster up|down|status|classpath|kill|restart|link --dir DIR ...}: a real Apache Hadoop cluster on
  * this machine (docs/real-cluster.md). Exit status: 0 done (for {@code status}: every daemon runs),
  * 1 failed (for {@code status}: not up), 2 a bad command line, 3 network namespaces cannot be made
  * here ({@code --no-netns} can run the same daemons on loopback).
@@ -47,16 +47,27 @@ public final class ClusterCommand {
     }
   }
 
-  /** {@code kill} or {@code link}: a fault of one host of the running cluster. */
+  /** {@code kill}, {@code restart} or {@code link}: a fault of one host of the running cluster. */
   private static void fault(ClusterOptions options, ClusterFiles files) throws IOException {
     ClusterState state = ClusterState.load(files.state())
         .orElseThrow(() -> new IOException("no cluster in " + files.dir()));
     Host host = HostFault.host(state, options.host());
-    if (options.command() == ClusterOptions.Command.KILL) {
-      System.out.println("killed " + HostFault.kill(state, host) + " processes of " + host.name());
-    } else {
-      HostFault.link(state, host, options.linkTo());
-      System.out.println("the link of " + host.name() + " is " + options.linkTo());
+    Daemon daemon = options.daemon();
+    switch (options.command()) {
+      case KILL -> {
+        if (daemon == null) {
+          System.out.println("killed " + HostFault.kill(state, host) + " processes of " + host.name());
+        } else {
+          String which = "the " + daemon.command + " of " + host.name();
+          System.out.println(HostFault.killDaemon(files, host, daemon) ? "killed " + which : which + " was not running");
+        }
+      }
+      case RESTART -> System.out.println((DaemonRestart.run(state, files, host, daemon) ? "restarted" : "started")
+          + " the " + daemon.command + " of " + host.name() + "; it serves");
+      default -> {
+        HostFault.link(state, host, options.linkTo());
+        System.out.println("the link of " + host.name() + " is " + options.linkTo());
+      }
     }
   }
 

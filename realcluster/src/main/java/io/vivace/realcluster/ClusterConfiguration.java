@@ -22,6 +22,7 @@ final class ClusterConfiguration {
 
   static final int AM_MEMORY_MB = 512;
   static final int TASK_MEMORY_MB = 512;
+  static final long DATANODE_RECHECK_MS = 30_000;
   static final String ENV_WHITELIST = "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,"
       + "CLASSPATH_PREPEND_DISTCACHE,HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ,HADOOP_MAPRED_HOME";
 
@@ -58,6 +59,9 @@ final class ClusterConfiguration {
     site.hdfs.setInt("dfs.replication", Math.min(3, state.workers().size()));
     site.hdfs.set("dfs.namenode.rpc-address", master.endpoint(Port.NAMENODE_RPC));
     site.hdfs.set("dfs.namenode.http-address", master.endpoint(Port.NAMENODE_HTTP));
+    // A DataNode is taken for dead after two rechecks and ten heartbeats: 90 s here, not Apache's
+    // 10.5 minutes, so that HDFS re-replicates a lost host's blocks within a fault test's wait.
+    site.hdfs.setLong("dfs.namenode.heartbeat.recheck-interval", DATANODE_RECHECK_MS);
 
     Configuration yarn = site.yarn;
     yarn.set("yarn.resourcemanager.hostname", master.hostname());

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 
 /** The command line of {@code ./vivace cluster}. */
 record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int cores, int memoryMb,
-                      boolean namespaces, String host, String linkTo) {
+                      boolean namespaces, String host, String linkTo, Daemon daemon) {
 
-  enum Command { UP, DOWN, STATUS, CLASSPATH, KILL, LINK }
+  enum Command { UP, DOWN, STATUS, CLASSPATH, KILL, LINK, RESTART }
 
   static final int DEFAULT_WORKERS = 2;
   static final int DEFAULT_CORES = 4;
@@ -18,7 +18,8 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       "       vivace cluster down --dir DIR",
       "       vivace cluster status --dir DIR",
       "       vivace cluster classpath --dir DIR",
-      "       vivace cluster kill --dir DIR --host HOST",
+      "       vivace cluster kill --dir DIR --host HOST [--daemon datanode|nodemanager]",
+      "       vivace cluster restart --dir DIR --host HOST --daemon datanode|nodemanager",
       "       vivace cluster link --dir DIR --host HOST --to down|up|none|RATE",
       "  up         a master host (NameNode, ResourceManager, JobHistory server) and N worker hosts",
       "             (DataNode and NodeManager), each host its own network namespace; returns once",
@@ -33,9 +34,13 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       "             the cluster (or a crashed up) left; its data stays in DIR",
       "  status     hosts, daemons and their pids; exit status 0 when every daemon runs",
       "  classpath  the installation's class path, as `hadoop classpath` prints it",
-      "  kill       SIGKILLs every process of one host at once (a host lost; its namespace and link stay)",
+      "  kill       SIGKILLs every process of one host at once (a host lost; its namespace and link stay);",
+      "             with --daemon only that daemon's JVM (a NodeManager's containers live on)",
+      "  restart    one daemon of a worker SIGKILLed if it runs and started again as up starts it;",
+      "             returns once it serves again",
       "  link       one host's link cut (down), back (up), unshaped (none) or shaped to RATE, both ways",
-      "  --host     a host by its name (vv7-worker2) or host name");
+      "  --host     a host by its name (vv7-worker2) or host name",
+      "  --daemon   a worker's daemon: datanode or nodemanager");
 
   static ClusterOptions parse(String[] args) {
     if (args.length == 0) {
@@ -48,6 +53,7 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       case "classpath" -> Command.CLASSPATH;
       case "kill" -> Command.KILL;
       case "link" -> Command.LINK;
+      case "restart" -> Command.RESTART;
       default -> throw new IllegalArgumentException("unknown command: " + args[0]);
     };
     Path dir = null;
@@ -58,6 +64,7 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
     boolean namespaces = true;
     String host = null;
     String linkTo = null;
+    Daemon daemon = null;
     for (int i = 1; i < args.length; i++) {
       String option = args[i];
       if (option.equals("--no-netns")) {
@@ -77,6 +84,7 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
         case "--memory" -> memoryMb = positive(option, value, 1 << 20);
         case "--host" -> host = value;
         case "--to" -> linkTo = linkTarget(value);
+        case "--daemon" -> daemon = workerDaemon(value);
         default -> throw new IllegalArgumentException("unknown option: " + option);
       }
     }
@@ -86,13 +94,29 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
     if (command == Command.UP && memoryMb < 512) {
       throw new IllegalArgumentException("--memory " + memoryMb + ": a worker needs at least 512 MB");
     }
-    if ((command == Command.KILL || command == Command.LINK) && host == null) {
+    if ((command == Command.KILL || command == Command.LINK || command == Command.RESTART) && host == null) {
       throw new IllegalArgumentException(args[0] + " needs --host HOST");
     }
     if (command == Command.LINK && linkTo == null) {
       throw new IllegalArgumentException("link needs --to down|up|none|RATE");
     }
-    return new ClusterOptions(command, dir, workers, link, cores, memoryMb, namespaces, host, linkTo);
+    if (daemon != null && command != Command.KILL && command != Command.RESTART) {
+      throw new IllegalArgumentException("--daemon goes with kill and restart only");
+    }
+    if (command == Command.RESTART && daemon == null) {
+      throw new IllegalArgumentException("restart needs --daemon datanode|nodemanager");
+    }
+    return new ClusterOptions(command, dir, workers, link, cores, memoryMb, namespaces, host, linkTo, daemon);
+  }
+
+  private static Daemon workerDaemon(String value) {
+    for (Daemon daemon : Host.Role.WORKER.daemons) {
+      if (daemon.command.equals(value)) {
+        return daemon;
+      }
+    }
+    throw new IllegalArgumentException("--daemon " + value + ": a worker's daemons are "
+        + String.join(" and ", Host.Role.WORKER.daemons.stream().map(d -> d.command).toList()));
   }
 
   private static String linkTarget(String value) {

@@ -1,13 +1,19 @@
 package io.vivace.realcluster;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Faults of one host of a running cluster, for fault tests: {@code vivace cluster kill} (every
- * process of the host SIGKILLed at once, as when its power goes: its namespace and link stay) and
- * {@code vivace cluster link} (its link cut, restored, or shaped to another rate, both directions).
+ * process of the host SIGKILLed at once, as when its power goes: its namespace and link stay; or
+ * one daemon's JVM only) and {@code vivace cluster link} (its link cut, restored, or shaped to
+ * another rate, both directions).
  */
 final class HostFault {
 
@@ -76,5 +82,27 @@ final class HostFault {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
     return pids.size();
+  }
+
+  /**
+   * SIGKILLs one daemon of the host, its JVM only, as when that process dies: what it started (a
+   * NodeManager's containers) lives on. Returns once the JVM is gone; false when it did not run.
+   */
+  static boolean killDaemon(ClusterFiles files, Host host, Daemon daemon) throws IOException {
+    Optional<ProcessHandle> process = ClusterProcesses.daemonPid(files, host, daemon).flatMap(ProcessHandle::of);
+    if (process.isEmpty()) {
+      return false;
+    }
+    process.get().destroyForcibly();
+    try {
+      process.get().onExit().get(ClusterProcesses.KILL_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while the " + daemon.command + " of " + host.name() + " died");
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("the " + daemon.command + " of " + host.name() + " (pid " + process.get().pid()
+          + ") outlived SIGKILL for " + ClusterProcesses.KILL_WAIT_MS / 1000 + " s");
+    }
+    return true;
   }
 }

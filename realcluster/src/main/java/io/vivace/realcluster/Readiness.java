@@ -11,14 +11,17 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.yarn.api.records.NodeReport;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 
 /**
  * Waits, as a client outside the hosts, until the cluster serves: HDFS with every DataNode live and
- * out of safe mode, YARN with every NodeManager running, the JobHistory server answering. A daemon
- * that exits meanwhile fails the wait at once, with the end of its log.
+ * out of safe mode, YARN with every NodeManager running, the JobHistory server answering; or, after
+ * one worker's daemon was started again, until that daemon serves. A daemon that exits meanwhile
+ * fails the wait at once, with the end of its log.
  */
 final class Readiness {
 
@@ -73,18 +76,52 @@ final class Readiness {
 
   void waitForYarn() throws IOException {
     int workers = state.workers().size();
-    waitFor(workers + " NodeManagers to run", () -> {
-      YarnClient yarn = YarnClient.createYarnClient();
-      yarn.init(clientConf());
-      yarn.start();
-      try {
-        return yarn.getNodeReports(NodeState.RUNNING).size() >= workers;
-      } catch (org.apache.hadoop.yarn.exceptions.YarnException e) {
+    waitFor(workers + " NodeManagers to run", () -> runningNodes().size() >= workers);
+  }
+
+  /** Until the host's DataNode has sent the NameNode a heartbeat at {@code sinceMillis} or later. */
+  void waitForDataNode(Host host, long sinceMillis) throws IOException {
+    waitFor("the DataNode of " + host.name() + " to heartbeat to the NameNode", () -> {
+      try (DistributedFileSystem dfs = (DistributedFileSystem) FileSystem.get(clientConf())) {
+        for (DatanodeInfo datanode : dfs.getDataNodeStats(HdfsConstants.DatanodeReportType.LIVE)) {
+          if (datanode.getIpAddr().equals(host.address()) && datanode.getXferPort() == host.port(Daemon.Port.DATANODE_DATA)
+              && datanode.getLastUpdate() >= sinceMillis) {
+            return true;
+          }
+        }
         return false;
-      } finally {
-        yarn.stop();
       }
     });
+  }
+
+  /**
+   * Until the host's NodeManager runs for the ResourceManager with a health report made at
+   * {@code sinceMillis} or later: one a NodeManager started since then sent.
+   */
+  void waitForNodeManager(Host host, long sinceMillis) throws IOException {
+    waitFor("the NodeManager of " + host.name() + " to register with the ResourceManager", () -> {
+      for (NodeReport node : runningNodes()) {
+        if (node.getNodeId().getHost().equals(host.hostname()) && node.getNodeId().getPort() == host.port(Daemon.Port.NM_IPC)
+            && node.getLastHealthReportTime() >= sinceMillis) {
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+
+  /** The NodeManagers the ResourceManager counts as running; none while it does not answer. */
+  private List<NodeReport> runningNodes() throws IOException {
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(clientConf());
+    yarn.start();
+    try {
+      return yarn.getNodeReports(NodeState.RUNNING);
+    } catch (org.apache.hadoop.yarn.exceptions.YarnException e) {
+      return List.of();
+    } finally {
+      yarn.stop();
+    }
   }
 
   void waitForHistoryServer() throws IOException {

@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A client of a cluster {@code ./vivace cluster up} made in {@code dir}, from outside its hosts as a
@@ -45,6 +46,30 @@ final class ClusterClient {
     command.addAll(List.of(args));
     return new Run(command).env("VIVACE_CLASSPATH", System.getProperty("java.class.path"))
         .timeoutSeconds(900).run();
+  }
+
+  /**
+   * {@code up} of {@code workers} workers with {@code link} links on nothing: what an earlier,
+   * interrupted run left in the folders (processes, namespaces, HDFS) removed first. Skips the
+   * calling test where namespaces cannot be made.
+   */
+  ClusterState upAfresh(int workers, String link) throws Exception {
+    cluster("down", "--dir", dir.toString());
+    deleteTree(dir);
+    deleteTree(work);
+    Files.createDirectories(work);
+    Run.Result up = timed("up", () -> cluster("up", "--dir", dir.toString(), "--hosts", Integer.toString(workers),
+        "--link", link));
+    Assumptions.assumeFalse(up.exitCode() == ClusterCommand.NAMESPACES_UNAVAILABLE,
+        () -> "network namespaces cannot be made here: " + up.stderr().strip());
+    assertEquals(0, up.exitCode(), up.describe());
+    return ClusterState.load(dir.resolve("cluster.properties")).orElseThrow();
+  }
+
+  /** {@code down}, which must succeed. */
+  void down() throws Exception {
+    Run.Result down = cluster("down", "--dir", dir.toString());
+    assertEquals(0, down.exitCode(), down.describe());
   }
 
   /** {@code ./vivace ...} as a client outside the hosts, with the cluster's configuration. */
@@ -136,6 +161,16 @@ final class ClusterClient {
   static List<String> partNames(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("part-")).sorted().toList();
+    }
+  }
+
+  /** This machine's load averages over 1, 5 and 15 minutes, as {@code uptime} prints them. */
+  static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return fields[0] + ", " + fields[1] + ", " + fields[2];
+    } catch (IOException e) {
+      return "unknown (" + e.getMessage() + ")";
     }
   }
 

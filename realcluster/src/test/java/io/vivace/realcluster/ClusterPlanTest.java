@@ -52,6 +52,25 @@ class ClusterPlanTest {
   }
 
   @Test
+  void oneDaemonOfAWorkerIsKilledOrRestartedByName() {
+    ClusterOptions restart = ClusterOptions.parse(new String[] {"restart", "--dir", "d", "--host", "vv7-worker2",
+        "--daemon", "nodemanager"});
+    assertEquals(ClusterOptions.Command.RESTART, restart.command());
+    assertEquals(Daemon.NODEMANAGER, restart.daemon());
+    assertEquals(Daemon.DATANODE, ClusterOptions.parse(new String[] {"kill", "--dir", "d", "--host", "h", "--daemon",
+        "datanode"}).daemon());
+    assertNull(ClusterOptions.parse(new String[] {"kill", "--dir", "d", "--host", "h"}).daemon());
+    assertEquals("restart needs --daemon datanode|nodemanager", message("restart", "--dir", "d", "--host", "h"));
+    assertEquals("--daemon namenode: a worker's daemons are datanode and nodemanager",
+        message("restart", "--dir", "d", "--host", "h", "--daemon", "namenode"));
+    assertEquals("--daemon goes with kill and restart only",
+        message("link", "--dir", "d", "--host", "h", "--to", "up", "--daemon", "datanode"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DaemonRestart.run(twoWorkers(true), new ClusterFiles(dir), twoWorkers(true).master(), Daemon.DATANODE));
+    assertTrue(e.getMessage().contains("runs no datanode"), e.getMessage());
+  }
+
+  @Test
   void theStateComesBackAsWritten() throws Exception {
     ClusterState state = twoWorkers(true);
     state.save(dir.resolve("cluster.properties"));
