@@ -1,5 +1,6 @@
 package io.vivace.cluster.client;
 
+import io.vivace.cluster.rpc.ProxyObjectMethods;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.rpc.SessionUnreachableException;
 import io.vivace.cluster.security.SessionAccess;
@@ -110,12 +111,8 @@ final class SessionConnections {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-      if (method.getDeclaringClass() == Object.class) {
-        return switch (method.getName()) {
-          case "equals" -> proxy == args[0];
-          case "hashCode" -> System.identityHashCode(proxy);
-          default -> "client of " + session;
-        };
+      if (ProxyObjectMethods.isObjectMethod(method)) {
+        return ProxyObjectMethods.answer(proxy, method, args, "client of " + session);
       }
       try {
         return call(method, args);
@@ -204,12 +201,8 @@ final class SessionConnections {
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-      if (method.getDeclaringClass() == Object.class) {
-        return switch (method.getName()) {
-          case "equals" -> proxy == args[0];
-          case "hashCode" -> System.identityHashCode(proxy);
-          default -> "shared " + rpc;
-        };
+      if (ProxyObjectMethods.isObjectMethod(method)) {
+        return ProxyObjectMethods.answer(proxy, method, args, "shared " + rpc);
       }
       try {
         return method.invoke(rpc, args);
