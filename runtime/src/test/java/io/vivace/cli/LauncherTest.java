@@ -589,7 +589,8 @@ class LauncherTest {
 
     if (hadoop.compareTo("3.5") < 0) {
       assertEquals(1, result.exitCode(), result.describe());
-      assertContains("Java 25 (" + java + ") cannot run Hadoop " + hadoop, result.stderr(), result);
+      assertContains("Java 25 (", result.stderr(), result);
+      assertContains(") cannot run Hadoop " + hadoop + ", which this build", result.stderr(), result);
       assertContains("-Dhadoop.version=3.5.0", result.stderr(), result);
     } else {
       assertEquals(0, result.exitCode(), result.describe());
