@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.client.SessionClient;
+import io.vivace.workloads.bench.LatencyBench;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -194,7 +195,7 @@ class SessionJobsTest {
 
   /** Runs an empty job on the session of {@code conf}; the session's part of its job id. */
   private static String emptyJobOn(Configuration conf) throws Exception {
-    try (Job job = SessionLatencyTest.emptyJob(conf)) {
+    try (Job job = LatencyBench.emptyJob(conf)) {
       assertTrue(job.waitForCompletion(false), job.getStatus().getFailureInfo());
       return job.getJobID().getJtIdentifier();
     }

@@ -4,20 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.client.SessionClient;
-import io.vivace.workloads.bench.EmptySplitInputFormat;
+import io.vivace.workloads.bench.LatencyBench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobStatus;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.PhaseTimedSubmission;
-import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -50,19 +46,6 @@ class SessionLatencyTest {
     SessionClient.stop(cluster.sessionConf(SESSION), SESSION);
   }
 
-  static Job emptyJob(Configuration conf) throws IOException {
-    Job job = Job.getInstance(conf, "empty job");
-    job.setJarByClass(EmptySplitInputFormat.class);
-    job.setInputFormatClass(EmptySplitInputFormat.class);
-    job.setMapperClass(Mapper.class);
-    job.setReducerClass(Reducer.class);
-    job.setNumReduceTasks(1);
-    job.setOutputKeyClass(NullWritable.class);
-    job.setOutputValueClass(NullWritable.class);
-    job.setOutputFormatClass(NullOutputFormat.class);
-    return job;
-  }
-
   private static String load() throws IOException {
     return Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
   }
@@ -73,7 +56,7 @@ class SessionLatencyTest {
     conf.setInt("mapreduce.client.completion.pollinterval", 5);
     List<String> report = new ArrayList<>();
     for (int i = 0; i < 3; i++) { // starts the session and its executors, warms both ends
-      try (Job job = emptyJob(conf)) {
+      try (Job job = LatencyBench.emptyJob(conf)) {
         assertTrue(job.waitForCompletion(false), "warm-up job " + i);
       }
     }
@@ -83,7 +66,7 @@ class SessionLatencyTest {
     Map<String, Long> resourceManager = RpcCalls.byMethod(RpcCalls.resourceManager(cluster));
     for (int i = 0; i < RUNS; i++) {
       long start = System.nanoTime();
-      try (Job job = emptyJob(conf)) {
+      try (Job job = LatencyBench.emptyJob(conf)) {
         job.submit();
         double submitted = (System.nanoTime() - start) / 1e6;
         assertTrue(job.waitForCompletion(false), "job " + i);
@@ -98,7 +81,7 @@ class SessionLatencyTest {
     report.add("ResourceManager client calls in " + RUNS + " jobs: "
         + RpcCalls.since(resourceManager, RpcCalls.byMethod(RpcCalls.resourceManager(cluster))));
     for (int i = 0; i < RUNS; i++) {
-      PhaseTimedSubmission.Phases phases = PhaseTimedSubmission.run(emptyJob(conf));
+      PhaseTimedSubmission.Phases phases = PhaseTimedSubmission.run(LatencyBench.emptyJob(conf));
       assertEquals(JobStatus.State.SUCCEEDED, phases.status().getState(), phases.status().getFailureInfo());
       report.add("phases " + i + ": " + phases.line());
     }

@@ -168,7 +168,8 @@ public class LatencyBench extends Configured implements Tool {
     }
   }
 
-  static Job emptyJob(Configuration conf) throws IOException {
+  /** A job of one empty map and one reduce that write nothing: the job whose cost is all overhead. */
+  public static Job emptyJob(Configuration conf) throws IOException {
     Job job = Job.getInstance(conf, "empty job");
     job.setJarByClass(LatencyBench.class);
     job.setInputFormatClass(EmptySplitInputFormat.class);
