@@ -13,6 +13,7 @@ import io.vivace.scheduler.AttemptExecutor;
 import io.vivace.scheduler.FairOrder;
 import io.vivace.scheduler.JobExecutor;
 import io.vivace.scheduler.JobRun;
+import io.vivace.scheduler.TaskInProgress;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.net.MapOutputLocation;
 import io.vivace.submit.Submission;
@@ -62,6 +63,12 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   private final List<RemoteJobExecutor> jobs = new ArrayList<>();
   private final FairOrder<RemoteJobExecutor> order = new FairOrder<>(job -> job.running);
   private final Map<String, Running> running = new HashMap<>();
+  /**
+   * Tasks an attempt of which reported success that its job has not recorded yet (one entry per
+   * such attempt): no launch of theirs starts meanwhile, as it would be a twin of a finished attempt,
+   * and on the same executor its output would take the place of the one the job counts.
+   */
+  private final List<TaskInProgress> succeeding = new ArrayList<>();
   private int nextExecutorId = 1;
   private boolean shuttingDown;
 
@@ -340,6 +347,9 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       }
       release(r.executor, r.job);
       lostMaps = result.succeeded() ? new int[0] : confirmLost(r, result.lostMaps());
+      if (result.succeeded()) {
+        succeeding.add(r.attempt.task());
+      }
       notifyAll();
     }
     AttemptCounters counters = AttemptCounters.from(result.counters());
@@ -347,12 +357,20 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     if (result.succeeded()) {
       Executor executor = r.executor;
       boolean[] kept = {true};
-      boolean taken = job.attemptSucceeded(r.attempt, counters, () -> {
-        if (r.attempt.isMap()) {
-          kept[0] = mapOutputAt(r.job, new MapOutputLocation(r.attempt.task().index(), executor.info.host(),
-              executor.info.shufflePort(), r.attempt.idText()), executor);
+      boolean taken;
+      try {
+        taken = job.attemptSucceeded(r.attempt, counters, () -> {
+          if (r.attempt.isMap()) {
+            kept[0] = mapOutputAt(r.job, new MapOutputLocation(r.attempt.task().index(), executor.info.host(),
+                executor.info.shufflePort(), r.attempt.idText()), executor);
+          }
+        });
+      } finally {
+        synchronized (this) {
+          succeeding.remove(r.attempt.task());
+          notifyAll();
         }
-      });
+      }
       if (!taken) {
         LOG.info("The result of " + r.attempt.idText() + " on " + executor.name() + " is not needed: its job "
             + "is ending, or the attempt was given up on");
@@ -580,6 +598,9 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       if (runsOnHost(launch.task(), executor.info.host())) {
         continue; // a speculative attempt: never on the host where its task runs already
       }
+      if (succeeding.contains(launch.task())) {
+        continue; // its task's success is being recorded, which ends the launch
+      }
       if (!launch.task().isMap()) {
         if (job.job.mapsDone() && job.allMapOutputsKnown()) {
           return new Chosen(job, launch, null, job.mapOutputLocations());
@@ -597,7 +618,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   }
 
   /** Whether an attempt of the task, not asked to stop, runs on an executor on {@code host}. */
-  private boolean runsOnHost(io.vivace.scheduler.TaskInProgress task, String host) {
+  private boolean runsOnHost(TaskInProgress task, String host) {
     for (Running r : running.values()) {
       if (r.attempt.task() == task && r.stopAskedNanos == 0 && r.executor.info.host().equals(host)) {
         return true;

@@ -167,6 +167,47 @@ class DispatcherTest {
     assertEquals(0, s.dispatcher.runningAttempts(true) + s.dispatcher.runningAttempts(false));
   }
 
+  /**
+   * On a one-host cluster a straggler's twin waits for another host; when the straggler itself
+   * succeeds, its executor asks for work before the job has recorded that success. The twin must not
+   * start then: on the same executor its output would replace the one the job counts, and reduces
+   * would be told of an output no longer there.
+   */
+  @Test
+  void aStragglersTwinDoesNotStartBesideItWhileItsSuccessIsBeingRecorded() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor only = FakeExecutor.join(s.dispatcher, "container_1", H1, 2);
+    JobRun job = s.submit(2, 1);
+    List<AttemptAssignment> maps = only.awaitRunning(2);
+    AttemptAssignment straggler = maps.get(1);
+    only.succeed(maps.get(0));
+    only.progress.put(straggler.attemptId(), 0.01f);
+    only.poll(0);
+    s.jobs.watch(System.nanoTime());
+    assertEquals(1, s.dispatcher.queuedLaunches(), "a speculative attempt of the straggler");
+    assertEquals(List.of(), only.poll(0), "not beside the straggler");
+    CompletableFuture<Void> report;
+    synchronized (job) { // the job cannot record the straggler's success until its lock is free
+      report = CompletableFuture.runAsync(() -> {
+        try {
+          only.succeed(straggler);
+        } catch (IOException e) {
+          throw new java.util.concurrent.CompletionException(e);
+        }
+      });
+      awaitNotRunning(s, true);
+      assertEquals(List.of(), only.poll(0), "no twin of a map whose success is being recorded");
+    }
+    report.get(FakeExecutor.GUARD_MILLIS, TimeUnit.MILLISECONDS);
+    AttemptAssignment reduce = only.awaitRunning(1).get(0);
+    assertFalse(reduce.isMap(), "the reduce, not the twin: " + reduce.attemptId());
+    assertEquals(straggler.attemptId(), reduce.mapOutputs().get(straggler.index()).attemptId());
+    only.succeed(reduce);
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(job).status().getState());
+    assertEquals(2, counter(job, JobCounter.TOTAL_LAUNCHED_MAPS));
+    assertEquals(0, s.dispatcher.queuedLaunches());
+  }
+
   @Test
   void jobsTakeTurnsFewestRunningAttemptsFirst() throws Exception {
     SessionHarness s = session(0);
