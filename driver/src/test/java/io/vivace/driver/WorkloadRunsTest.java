@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,15 +51,28 @@ class WorkloadRunsTest {
       "wordcount   | bytes=200000 reduces=2",
       "sort        | bytes=200000 reduces=2",
       "plasma-sort | bytes=200000 reduces=5",
-      "finra-query | bytes=300000",
-      "kmeans      | samples=3000 iterations=2",
-      "pagerank    | pages=300 iterations=2",
-      "bayes       | pages=300 classes=3",
       "finra-concurrency | bytes=100000 streams=2 queries=2",
       "dfsio-write | files=2 file_mb=1",
       "dfsio-read  | files=2 file_mb=1",
   })
   void runsOnVivaceAndLocal(String workload, String params) throws Exception {
+    runsOnBoth(workload, params);
+  }
+
+  /** The workloads of several jobs or of a slow generator: over the unit tier's 10 s each. */
+  @Tag("slow")
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource(delimiter = '|', value = {
+      "finra-query | bytes=300000",
+      "kmeans      | samples=3000 iterations=2",
+      "pagerank    | pages=300 iterations=2",
+      "bayes       | pages=300 classes=3",
+  })
+  void slowWorkloadsRunOnVivaceAndLocal(String workload, String params) throws Exception {
+    runsOnBoth(workload, params);
+  }
+
+  private void runsOnBoth(String workload, String params) throws Exception {
     String name = workload + "-" + params.replace(' ', '-').replace('=', '_');
     JsonNode vivace = run(name, workload, params, "vivace");
     JsonNode local = run(name, workload, params, "local");

@@ -25,6 +25,7 @@ import org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +87,7 @@ class TaskTimeoutTest {
   }
 
   @Test
+  @Tag("slow") // waits out real task timeouts
   void hungJobsTimeOutWhileHealthyJobsBesideThemSucceed() throws Exception {
     Path hungInput = JobFixtures.writeInputLines(root.resolve("hung-input/one"), List.of("x")).getParent();
     Path input = root.resolve("input");
