@@ -67,14 +67,15 @@ public final class SessionClient {
   /**
    * Hadoop's job client protocol on the user's session, started when there is none. The session
    * found is kept for this JVM's next clients with its connection ({@link SessionConnections}), so
-   * that a warm client asks YARN nothing per job while its session answers. A job jar that is a
+   * that a warm client asks YARN nothing per job while its session answers, and its address for the
+   * user's next JVMs ({@link SessionAddresses}), so that a cold client does not either. A job jar that is a
    * local file is pointed at its copy on the cluster's file system, uploaded once ({@link JobJars}),
    * so that Hadoop's job client does not stage it with every job.
    */
   public static ClientProtocol connect(Configuration conf) throws IOException {
     String name = VivaceConf.get(conf, "vivace.session.name");
     ClientProtocol client = SessionConnections.JVM.client(SessionConnections.key(conf, name), conf,
-        () -> lookUp(conf, name), session -> EndedSessionJobs.around(session.protocol(), conf,
+        lookup(conf, name), session -> EndedSessionJobs.around(session.protocol(), conf,
             ApplicationId.fromString(session.session().application())));
     try {
       JobJars.JVM.share(conf);
@@ -85,11 +86,28 @@ public final class SessionClient {
   }
 
   /**
-   * Forgets the sessions this JVM's clients found and their connections: the next job looks for
-   * its session on YARN, and reads its secret, again.
+   * Forgets the sessions this JVM's clients found and their connections: the next job finds its
+   * session as a new JVM's would (at the address an earlier client remembered, once it answers, else
+   * on YARN), and reads its secret again.
    */
   public static void forgetSessions() {
     SessionConnections.JVM.forgetAll();
+  }
+
+  /** Finds the user's session named {@code name} on YARN, or as an earlier client found it. */
+  private static SessionConnections.Lookup lookup(Configuration conf, String name) {
+    return new SessionConnections.Lookup() {
+      @Override
+      public SessionConnections.Found find() throws IOException {
+        return lookUp(conf, name);
+      }
+
+      @Override
+      public SessionConnections.Found recall(SessionAddresses.Remembered session) throws IOException {
+        return new SessionConnections.Found(session.application(), session.address(),
+            SessionSecretStore.forCluster(conf).read(session.owner(), session.application()));
+      }
+    };
   }
 
   /** The user's running session named {@code name}, started when there is none, and its secret. */

@@ -37,9 +37,11 @@ import org.slf4j.LoggerFactory;
 final class SessionConnections {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionConnections.class);
+  /** How long the check that a session answers waits to connect: a host that is gone does not answer. */
+  private static final int CHECK_CONNECT_TIMEOUT_MILLIS = 2000;
 
-  /** This JVM's. */
-  static final SessionConnections JVM = new SessionConnections();
+  /** This JVM's, remembering the sessions it finds for the user's next JVMs. */
+  static final SessionConnections JVM = new SessionConnections(SessionAddresses.inUserHome());
 
   /** A session found on YARN: its application id, its master's RPC address, what it takes to use it. */
   record Found(String application, InetSocketAddress address, SessionAccess access) {
@@ -48,6 +50,14 @@ final class SessionConnections {
   /** How a session is found (or started) when none is kept for a key, or the kept one is gone. */
   interface Lookup {
     Found find() throws IOException;
+
+    /**
+     * The session an earlier JVM found, with what it takes to use it (its secret read as after
+     * {@link #find}); null where the lookup does not use remembered sessions.
+     */
+    default Found recall(SessionAddresses.Remembered session) throws IOException {
+      return null;
+    }
   }
 
   /** A session kept with its connection (shared: closing it does nothing) and its check. */
@@ -59,6 +69,16 @@ final class SessionConnections {
   }
 
   private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+  private final SessionAddresses addresses;
+
+  /** Keeps sessions for this JVM only. */
+  SessionConnections() {
+    this(SessionAddresses.NONE);
+  }
+
+  SessionConnections(SessionAddresses addresses) {
+    this.addresses = addresses;
+  }
 
   /**
    * The session kept for {@code key} if it still answers, otherwise the one {@code lookup} finds,
@@ -72,10 +92,41 @@ final class SessionConnections {
       }
       kept.remove(key, session);
     }
+    Kept recalled = recalled(key, conf, lookup);
+    if (recalled != null) {
+      kept.put(key, recalled);
+      return recalled;
+    }
     Found found = lookup.find();
     Kept connected = open(found, conf);
     kept.put(key, connected);
+    addresses.remember(key, new SessionAddresses.Remembered(found.application(), found.access().owner(),
+        found.address()));
     return connected;
+  }
+
+  /** The session an earlier JVM found for {@code key}, connected to, if it still answers; else null, and forgotten. */
+  private Kept recalled(String key, Configuration conf, Lookup lookup) {
+    SessionAddresses.Remembered remembered = addresses.recall(key).orElse(null);
+    if (remembered == null) {
+      return null;
+    }
+    try {
+      Found found = lookup.recall(remembered);
+      if (found == null) {
+        return null;
+      }
+      Kept connected = open(found, conf);
+      if (answers(connected)) {
+        LOG.info("Using " + found.access() + " at " + found.address() + ", as remembered by an earlier client");
+        return connected;
+      }
+    } catch (IOException e) {
+      LOG.info("The session remembered for this client, " + remembered.application() + " at "
+          + remembered.address() + ", cannot be used (" + e.getMessage() + "); looking for the session again");
+    }
+    addresses.forget(key);
+    return null;
   }
 
   /**
@@ -123,6 +174,7 @@ final class SessionConnections {
         LOG.info("The Vivace session went away before this client's job reached it (" + e.getMessage()
             + "); looking for the session again");
         kept.remove(key); // YARN, not the check, says whether it is over: its master may still be ending
+        addresses.forget(key);
         session = around.apply(connect(key, conf, lookup));
         return call(method, args);
       }
@@ -147,12 +199,13 @@ final class SessionConnections {
     }
   }
 
-  /** Forgets every kept connection to the session {@code application} (it was stopped). */
+  /** Forgets every kept connection to the session {@code application} (it was stopped), and its address. */
   void forget(String application) {
     kept.values().removeIf(k -> k.session().application().equals(application));
+    addresses.forgetApplication(application);
   }
 
-  /** Forgets every kept session. */
+  /** Forgets every session kept in this JVM (those remembered on disk are checked before use). */
   void forgetAll() {
     kept.clear();
   }
@@ -180,6 +233,7 @@ final class SessionConnections {
     UserGroupInformation user = UserGroupInformation.getCurrentUser();
     ClientProtocol rpc = SessionRpc.proxy(ClientProtocol.class, found.address(), conf, found.access(), user);
     Configuration once = new Configuration(conf);
+    once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY, CHECK_CONNECT_TIMEOUT_MILLIS);
     once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
     once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_ON_SOCKET_TIMEOUTS_KEY, 0);
     ClientProtocol check = SessionRpc.proxy(ClientProtocol.class, found.address(), once, found.access(), user);

@@ -11,8 +11,13 @@ import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionSecret;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.ProtocolSignature;
@@ -23,12 +28,14 @@ import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sessions kept per JVM ({@link SessionConnections}), on real session RPC servers
  * ({@link SessionRpc#server}) with the YARN lookup played by the test: a kept session is used without
  * looking again while it answers, by every client that shares it, and looked for again once it has
- * ended or was stopped.
+ * ended or was stopped; a session an earlier JVM found is used by the next without looking on YARN
+ * while it answers, and only from a file no other user may write.
  */
 class SessionConnectionsTest {
 
@@ -140,6 +147,102 @@ class SessionConnectionsTest {
     assertTrue(connections.keeps("rm|bob|default"));
     connect("rm|alice|default", first);
     assertEquals(3, lookups.get());
+  }
+
+  /** A lookup that counts how often it looks on YARN (finding {@code onYarn}) and recalls the sessions the test made. */
+  private final java.util.Map<String, SessionConnections.Found> made = new java.util.HashMap<>();
+  private final AtomicInteger recalls = new AtomicInteger();
+
+  private SessionConnections.Lookup lookup(SessionConnections.Found onYarn) {
+    return new SessionConnections.Lookup() {
+      @Override
+      public SessionConnections.Found find() {
+        lookups.incrementAndGet();
+        return onYarn;
+      }
+
+      @Override
+      public SessionConnections.Found recall(SessionAddresses.Remembered session) {
+        recalls.incrementAndGet();
+        SessionConnections.Found found = made.get(session.application());
+        assertEquals(found.address(), session.address(), "remembered where it was");
+        assertEquals(found.access().owner(), session.owner());
+        return found;
+      }
+    };
+  }
+
+  private SessionConnections.Found madeSession(String application, String cluster) throws Exception {
+    SessionConnections.Found found = session(application, cluster);
+    made.put(application, found);
+    return found;
+  }
+
+  private static Configuration quickConf() {
+    Configuration conf = new Configuration(false);
+    conf.setInt("ipc.client.connect.retry.interval", 10);
+    return conf;
+  }
+
+  @Test
+  void aNewJvmUsesTheSessionAnEarlierOneFoundWithoutLookingOnYarn(@TempDir Path home) throws Exception {
+    SessionAddresses disk = new SessionAddresses(home.resolve("sessions"));
+    SessionConnections.Found first = madeSession("application_1_0001", "one");
+    new SessionConnections(disk).connect("rm|alice|default", quickConf(), lookup(first));
+    assertEquals(1, lookups.get());
+    assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+        Files.getPosixFilePermissions(disk.file("rm|alice|default")), "only its user reads the address");
+
+    SessionConnections.Kept again = new SessionConnections(disk).connect("rm|alice|default", quickConf(),
+        lookup(null));
+    assertEquals(1, lookups.get(), "not looked for on YARN");
+    assertEquals(1, recalls.get());
+    assertEquals(new JobID("one", 1), again.protocol().getNewJobID());
+    new SessionConnections(disk).connect("rm|alice|nightly", quickConf(), lookup(first));
+    assertEquals(2, lookups.get(), "another key is another session");
+  }
+
+  @Test
+  void aRememberedSessionThatEndedIsForgottenAndLookedForOnYarn(@TempDir Path home) throws Exception {
+    SessionAddresses disk = new SessionAddresses(home.resolve("sessions"));
+    new SessionConnections(disk).connect("rm|alice|default", quickConf(),
+        lookup(madeSession("application_1_0001", "one")));
+    servers.get(0).stop();
+    SessionConnections.Found second = madeSession("application_1_0002", "two");
+    SessionConnections.Kept found = new SessionConnections(disk).connect("rm|alice|default", quickConf(),
+        lookup(second));
+    assertEquals(1, recalls.get(), "the remembered session was tried");
+    assertEquals(2, lookups.get(), "then YARN asked");
+    assertEquals(new JobID("two", 1), found.protocol().getNewJobID());
+    assertEquals("application_1_0002", disk.recall("rm|alice|default").orElseThrow().application(),
+        "the session found in its place is remembered");
+  }
+
+  @Test
+  void anAddressAnotherUserCouldHaveWrittenIsNotBelieved(@TempDir Path home) throws Exception {
+    SessionAddresses disk = new SessionAddresses(home.resolve("sessions"));
+    SessionConnections.Found first = madeSession("application_1_0001", "one");
+    new SessionConnections(disk).connect("rm|alice|default", quickConf(), lookup(first));
+    Files.setPosixFilePermissions(disk.file("rm|alice|default"), PosixFilePermissions.fromString("rw--w----"));
+    new SessionConnections(disk).connect("rm|alice|default", quickConf(), lookup(first));
+    assertEquals(0, recalls.get(), "a group-writable file is not read");
+    assertEquals(2, lookups.get());
+    Files.setPosixFilePermissions(disk.file("rm|alice|default"), PosixFilePermissions.fromString("rw-------"));
+    Files.setPosixFilePermissions(home.resolve("sessions"), PosixFilePermissions.fromString("rwx-w--w-"));
+    new SessionConnections(disk).connect("rm|alice|default", quickConf(), lookup(first));
+    assertEquals(0, recalls.get(), "nor one in a folder others may write");
+    assertEquals(3, lookups.get());
+  }
+
+  @Test
+  void aSessionStoppedIsForgottenOnDiskToo(@TempDir Path home) throws Exception {
+    SessionAddresses disk = new SessionAddresses(home.resolve("sessions"));
+    SessionConnections connections = new SessionConnections(disk);
+    connections.connect("rm|alice|default", quickConf(), lookup(madeSession("application_1_0001", "one")));
+    connections.connect("rm|alice|nightly", quickConf(), lookup(madeSession("application_1_0002", "two")));
+    connections.forget("application_1_0001");
+    assertTrue(disk.recall("rm|alice|default").isEmpty());
+    assertEquals("application_1_0002", disk.recall("rm|alice|nightly").orElseThrow().application());
   }
 
   @Test
