@@ -67,7 +67,7 @@ SCALES = {
 }
 # On the mini-cluster MapReduce on YARN starts a JVM per task (seconds each on 2 cores) and an AM
 # per job, hence far smaller sizes; `large` is 1000 maps, 1 GB, 1 GB. An empty job takes ~25 s on
-# MapReduce on YARN, under 100 ms on a warm session: 2 of them there, 20 on the session.
+# MapReduce on YARN, about a second on a warm session (928 ms median quiet, 27 Nov): 2 of them there, 20 on the session.
 CLUSTER_SCALES = {
     "tiny": Scale(10, 100_000, 8 << 20, 0, 0, "tiny", 0, (20, 5), 0, (2, 1, 0)),
     "default": Scale(100, 1_000_000, 128 << 20, 0, 0, "tiny", 0, (20, 5), 0, (2, 1, 0)),
