@@ -58,3 +58,14 @@ def test_recommend_writes_the_next_run_and_refuses_the_impossible(capsys, law_st
     assert code == EXIT_BAD_INPUT
     assert out.startswith("error: no configuration of terasort rows=400000 is predicted to finish "
                           "within 0.3 s")
+
+
+def test_other_lab_commands_do_not_import_the_modelling_libraries():
+    """scikit-learn and SciPy take seconds to import (tens on a busy machine): only the model commands pay."""
+    import subprocess
+    import sys
+    probe = ("import sys, vivace_lab.cli as cli; cli._parser(); "
+             "print(sorted(m for m in ('sklearn', 'scipy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
