@@ -6,6 +6,7 @@ import io.vivace.cluster.rpc.SessionControlProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionCredentials;
+import io.vivace.cluster.security.SessionAccessException;
 import io.vivace.cluster.security.SessionSecret;
 import io.vivace.cluster.security.SessionSecretStore;
 import io.vivace.conf.VivaceConf;
@@ -172,11 +173,37 @@ public final class SessionClient {
           return true;
         }
       }
+      refuseIfAnotherUsersSession(yarn, nameOrId);
       return false;
     } catch (YarnException e) {
       throw new IOException(e);
     } finally {
       yarn.stop();
+    }
+  }
+
+  /**
+   * Throws, naming its owner, when {@code nameOrId} is the application id of another user's alive
+   * session: only its owner may stop it (the owner's sessions were looked for first).
+   */
+  private static void refuseIfAnotherUsersSession(YarnClient yarn, String nameOrId) throws IOException, YarnException {
+    ApplicationId id;
+    try {
+      id = ApplicationId.fromString(nameOrId);
+    } catch (IllegalArgumentException e) {
+      return; // a name: names are the user's own
+    }
+    ApplicationReport report;
+    try {
+      report = yarn.getApplicationReport(id);
+    } catch (org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException e) {
+      return;
+    }
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    if (APPLICATION_TYPE.equals(report.getApplicationType()) && report.getName().startsWith(NAME_PREFIX)
+        && ALIVE.contains(report.getYarnApplicationState()) && !report.getUser().equals(user)) {
+      throw new SessionAccessException(id.toString(), report.getUser(),
+          "only its owner may stop it, and user " + user + " is not " + report.getUser());
     }
   }
 
