@@ -188,13 +188,7 @@ class DispatcherTest {
     assertEquals(List.of(), only.poll(0), "not beside the straggler");
     CompletableFuture<Void> report;
     synchronized (job) { // the job cannot record the straggler's success until its lock is free
-      report = CompletableFuture.runAsync(() -> {
-        try {
-          only.succeed(straggler);
-        } catch (IOException e) {
-          throw new java.util.concurrent.CompletionException(e);
-        }
-      });
+      report = succeedingAside(only, straggler);
       awaitNotRunning(s, true);
       assertEquals(List.of(), only.poll(0), "no twin of a map whose success is being recorded");
     }
@@ -329,13 +323,7 @@ class DispatcherTest {
     AttemptAssignment map = lost.awaitRunning(1).get(0);
     CompletableFuture<Void> report;
     synchronized (job) { // the job cannot take the result until its lock is free
-      report = CompletableFuture.runAsync(() -> {
-        try {
-          lost.succeed(map);
-        } catch (IOException e) {
-          throw new java.util.concurrent.CompletionException(e);
-        }
-      });
+      report = succeedingAside(lost, map);
       awaitNotRunning(s, true);
       s.dispatcher.executorLost(lost.id, "its container ended");
     }
@@ -433,6 +421,17 @@ class DispatcherTest {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /** The executor reports the attempt's success from another thread (so the test may hold the job's lock meanwhile). */
+  private static CompletableFuture<Void> succeedingAside(FakeExecutor executor, AttemptAssignment attempt) {
+    return CompletableFuture.runAsync(() -> {
+      try {
+        executor.succeed(attempt);
+      } catch (IOException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+  }
 
   private static void awaitQueued(SessionHarness s, int launches) throws InterruptedException {
     long deadline = System.nanoTime() + FakeExecutor.GUARD_MILLIS * 1_000_000L;
