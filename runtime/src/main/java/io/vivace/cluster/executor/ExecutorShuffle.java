@@ -50,6 +50,11 @@ final class ExecutorShuffle implements AutoCloseable {
     return server.port();
   }
 
+  /** How the shuffle travels, for the executor's log: over TLS, or in clear. */
+  String transport() {
+    return server.encrypted() ? "TLS (mapreduce.shuffle.ssl.enabled)" : "in clear";
+  }
+
   /** Where a reduce attempt reads its map outputs: fetched from the executors holding them. */
   FetchedShuffleInput inputFor(ExecutorJobs.Job job, AttemptAssignment assignment, AttemptRun run) {
     return new FetchedShuffleInput(assignment.jobId(), assignment.index(), assignment.mapOutputs(),
