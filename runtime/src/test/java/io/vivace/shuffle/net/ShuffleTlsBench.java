@@ -69,6 +69,7 @@ public final class ShuffleTlsBench {
           + " TLS/clear %.2f%n", mb, maps, rounds, c, t, t / c);
     } finally {
       KeyStoreTestUtil.cleanupSSLConfig(work.getPath(), sslConfDir);
+      org.apache.hadoop.fs.FileUtil.fullyDelete(work);
     }
   }
 
