@@ -28,6 +28,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
@@ -433,7 +434,10 @@ public final class SessionClient {
     } else {
       Path lib = SessionLibrary.upload(conf, fs);
       resources.put(SessionLibrary.LINK, ContainerSpec.resource(fs, lib, LocalResourceType.ARCHIVE));
-      classPath = SessionLibrary.LINK + "/*";
+      // then the node's Hadoop configuration folder, as MapReduce's containers have it: where TLS for the
+      // shuffle finds the cluster's ssl-server.xml and ssl-client.xml
+      classPath = SessionLibrary.LINK + "/*" + ApplicationConstants.CLASS_PATH_SEPARATOR
+          + ApplicationConstants.Environment.HADOOP_CONF_DIR.$$();
     }
     List<String> options = new ArrayList<>();
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {

@@ -89,7 +89,7 @@ public final class ExecutorMain {
     ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, session.secret());
     int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
     LOG.info("Executor " + id + " of the session at " + masterAddress + ": " + slots + " slots, shuffle port "
-        + shuffle.port());
+        + shuffle.port() + ", " + shuffle.transport());
     ExecutorMain executor = new ExecutorMain(master, id, jobs, shuffle, slots,
         VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L);
     try {

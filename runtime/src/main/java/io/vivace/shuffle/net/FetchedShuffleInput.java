@@ -64,10 +64,11 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
    * @param scratch the attempt's scratch folder: fetched segments the budget does not take go there
    * @param jobKey the job's shuffle key (the executors serving the maps check requests with it)
    * @param reporter the attempt's reporter: shuffle error counters, and progress while fetching
+   * @param tls the executor's TLS for fetches, or null to fetch in clear
    */
   public FetchedShuffleInput(String jobId, int partition, List<MapOutputLocation> locations, SegmentCodec codec,
                              ShuffleMemory memory, ScratchDir scratch, byte[] jobKey, Reporter reporter,
-                             FetchSettings settings) {
+                             FetchSettings settings, ClientTls tls) {
     if (!ShuffleAuth.usable(jobKey)) {
       throw new IllegalArgumentException("no shuffle key for " + jobId);
     }
@@ -80,7 +81,7 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
     this.jobId = jobId;
     this.partition = partition;
     this.locations = List.copyOf(locations);
-    this.fetcher = new SegmentFetcher(jobId, partition, codec, memory, scratch, jobKey.clone(), settings);
+    this.fetcher = new SegmentFetcher(jobId, partition, codec, memory, scratch, jobKey.clone(), settings, tls);
     this.reporter = reporter;
     this.settings = settings;
     // as Hadoop's reduce: the group shows, at 0, in every reduce that shuffles over the network

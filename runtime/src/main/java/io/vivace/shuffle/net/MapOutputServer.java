@@ -2,6 +2,7 @@ package io.vivace.shuffle.net;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
 import io.vivace.segment.Segment;
 import io.vivace.shuffle.MapOutput;
 import java.io.Closeable;
@@ -9,6 +10,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * An executor's shuffle server: answers a reducer's {@code GET} of one partition of one map
  * attempt's output with the segment's stored bytes, as the map stored them (docs/shuffle.md).
- * Every request must carry the HMAC of its parameters under its job's key ({@link ShuffleAuth});
- * one without a valid MAC is refused (403) and counted ({@link #refused()}). The JDK's HTTP server,
- * on a fixed pool of daemon threads, one per answer being sent.
+ * Every request must carry the HMAC of its parameters and stamp under its job's key ({@link
+ * ShuffleAuth}) and be fresh ({@link ReplayGuard}); one that is not is refused (403), logged and
+ * counted by reason ({@link #refused(ShuffleRefusal)}). The JDK's HTTP server, or its HTTPS server
+ * when {@code mapreduce.shuffle.ssl.enabled} is true ({@link ServerTls}), on a fixed pool of daemon
+ * threads, one per answer being sent.
  */
 public final class MapOutputServer implements Closeable {
 
@@ -36,23 +41,35 @@ public final class MapOutputServer implements Closeable {
   private final MapOutputSource source;
   private final Function<String, byte[]> jobKeys;
   private final HttpServer server;
+  private final ServerTls tls;
   private final ExecutorService threads;
-  private final AtomicLong refused = new AtomicLong();
+  private final ReplayGuard replays = new ReplayGuard();
+  private final Map<ShuffleRefusal, AtomicLong> refused = new EnumMap<>(ShuffleRefusal.class);
   private final AtomicLong answered = new AtomicLong();
   private final AtomicLong answeredBytes = new AtomicLong();
 
   /**
    * Starts serving on {@code address} (port 0: any free port, see {@link #port()}) with {@code
-   * threads} threads; {@code jobKeys} gives a job's shuffle key by its id, or null for a job this
-   * executor has no key for (its requests are refused).
+   * threads} threads, in clear; {@code jobKeys} gives a job's shuffle key by its id, or null for a
+   * job this executor has no key for (its requests are refused).
    */
   public MapOutputServer(InetSocketAddress address, int threads, MapOutputSource source,
                          Function<String, byte[]> jobKeys) throws IOException {
+    this(address, threads, source, jobKeys, null);
+  }
+
+  /** As {@link #MapOutputServer(InetSocketAddress, int, MapOutputSource, Function)}, over TLS unless {@code tls} is null; closing the server closes it. */
+  MapOutputServer(InetSocketAddress address, int threads, MapOutputSource source, Function<String, byte[]> jobKeys,
+                  ServerTls tls) throws IOException {
     if (threads < 1) {
       throw new IllegalArgumentException("a shuffle server needs at least one thread, not " + threads);
     }
     this.source = source;
     this.jobKeys = jobKeys;
+    this.tls = tls;
+    for (ShuffleRefusal r : ShuffleRefusal.values()) {
+      refused.put(r, new AtomicLong());
+    }
     int number = SERVERS.incrementAndGet();
     AtomicInteger threadNumber = new AtomicInteger();
     this.threads = Executors.newFixedThreadPool(threads, body -> {
@@ -61,9 +78,18 @@ public final class MapOutputServer implements Closeable {
       return t;
     });
     try {
-      this.server = HttpServer.create(address, 0);
+      if (tls == null) {
+        this.server = HttpServer.create(address, 0);
+      } else {
+        HttpsServer https = HttpsServer.create(address, 0);
+        https.setHttpsConfigurator(tls.configurator());
+        this.server = https;
+      }
     } catch (IOException e) {
       this.threads.shutdown();
+      if (tls != null) {
+        tls.close();
+      }
       throw new IOException("cannot start the shuffle server on " + address + ": " + e.getMessage(), e);
     }
     server.createContext(ShuffleProtocol.PATH, this::answer);
@@ -73,7 +99,8 @@ public final class MapOutputServer implements Closeable {
 
   /**
    * A server with Hadoop's {@code mapreduce.shuffle.max.threads} threads ({@code 0}, its default:
-   * twice the cores, as a NodeManager's shuffle server has).
+   * twice the cores, as a NodeManager's shuffle server has), over TLS when {@code
+   * mapreduce.shuffle.ssl.enabled} is true.
    */
   public static MapOutputServer start(Configuration conf, InetSocketAddress address, MapOutputSource source,
                                       Function<String, byte[]> jobKeys) throws IOException {
@@ -81,8 +108,9 @@ public final class MapOutputServer implements Closeable {
     if (threads < 0) {
       throw new IllegalArgumentException(THREADS_KEY + "=" + threads + ": must be 0 (twice the cores) or more");
     }
+    ServerTls tls = ShuffleTls.enabled(conf) ? ServerTls.start(conf) : null;
     return new MapOutputServer(address, threads == 0 ? 2 * Runtime.getRuntime().availableProcessors() : threads,
-        source, jobKeys);
+        source, jobKeys, tls);
   }
 
   /** The port the server listens on. */
@@ -90,9 +118,19 @@ public final class MapOutputServer implements Closeable {
     return server.getAddress().getPort();
   }
 
-  /** Requests refused (403) for want of a valid MAC under their job's key, since the server started. */
+  /** Whether the server speaks TLS. */
+  public boolean encrypted() {
+    return tls != null;
+  }
+
+  /** Requests refused (403) since the server started, for any reason. */
   public long refused() {
-    return refused.get();
+    return refused.values().stream().mapToLong(AtomicLong::get).sum();
+  }
+
+  /** Requests refused (403) for {@code reason} since the server started. */
+  public long refused(ShuffleRefusal reason) {
+    return refused.get(reason).get();
   }
 
   /**
@@ -117,6 +155,10 @@ public final class MapOutputServer implements Closeable {
       threads.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      if (tls != null) {
+        tls.close();
+      }
     }
   }
 
@@ -135,12 +177,15 @@ public final class MapOutputServer implements Closeable {
         return;
       }
       byte[] key = jobKeys.apply(request.jobId());
-      String mac = exchange.getRequestHeaders().getFirst(ShuffleProtocol.HEADER_REQUEST_MAC);
-      if (!ShuffleAuth.usable(key) || !ShuffleAuth.matches(ShuffleAuth.requestMac(key, request), mac)) {
-        long n = refused.incrementAndGet();
-        LOG.warn("Refused a shuffle request from {} ({} refused so far): {} for {}", exchange.getRemoteAddress(), n,
-            !ShuffleAuth.usable(key) ? "no key for its job" : mac == null ? "no MAC" : "wrong MAC", request);
-        fail(exchange, 403, "refused: no valid " + ShuffleProtocol.HEADER_REQUEST_MAC);
+      var requestHeaders = exchange.getRequestHeaders();
+      String mac = requestHeaders.getFirst(ShuffleProtocol.HEADER_REQUEST_MAC);
+      ShuffleRefusal refusal = check(request, key, mac, RequestStamp.parse(
+          requestHeaders.getFirst(ShuffleProtocol.HEADER_SENT_AT), requestHeaders.getFirst(ShuffleProtocol.HEADER_NONCE)));
+      if (refusal != null) {
+        long n = refused.get(refusal).incrementAndGet();
+        LOG.warn("Refused a shuffle request from {}: {} for {} ({} {} so far, {} refused in all)",
+            exchange.getRemoteAddress(), refusal.reason(), request, n, refusal, refused());
+        fail(exchange, 403, "refused: " + refusal.reason());
         return;
       }
       MapOutput output;
@@ -160,6 +205,24 @@ public final class MapOutputServer implements Closeable {
       }
       send(exchange, request, mac, key, output.partition(request.partition()));
     }
+  }
+
+  /** Why the request must be refused, or null when it is authenticated and fresh. */
+  private ShuffleRefusal check(MapOutputRequest request, byte[] key, String mac, RequestStamp stamp) {
+    if (!ShuffleAuth.usable(key)) {
+      return ShuffleRefusal.UNKNOWN_JOB;
+    }
+    if (mac == null || stamp == null) {
+      return ShuffleRefusal.NO_MAC;
+    }
+    if (!ShuffleAuth.matches(ShuffleAuth.requestMac(key, request, stamp), mac)) {
+      return ShuffleRefusal.WRONG_MAC;
+    }
+    return switch (replays.check(stamp, System.currentTimeMillis())) {
+      case FRESH -> null;
+      case STALE -> ShuffleRefusal.STALE;
+      case REPLAYED -> ShuffleRefusal.REPLAYED;
+    };
   }
 
   private void send(HttpExchange exchange, MapOutputRequest request, String mac, byte[] key, Segment segment)

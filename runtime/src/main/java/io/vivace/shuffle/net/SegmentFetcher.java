@@ -8,12 +8,15 @@ import io.vivace.segment.MemorySegment;
 import io.vivace.segment.Segment;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.ShuffleMemory;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
 
 /**
  * One try of fetching one map's partition: a {@code GET} to the executor that holds it
@@ -51,9 +54,11 @@ final class SegmentFetcher {
   private final ScratchDir scratch;
   private final byte[] key;
   private final FetchSettings settings;
+  private final ClientTls tls;
 
+  /** {@code tls}: null to fetch in clear. */
   SegmentFetcher(String jobId, int partition, SegmentCodec codec, ShuffleMemory memory, ScratchDir scratch,
-                 byte[] key, FetchSettings settings) {
+                 byte[] key, FetchSettings settings, ClientTls tls) {
     this.jobId = jobId;
     this.partition = partition;
     this.codec = codec;
@@ -61,6 +66,7 @@ final class SegmentFetcher {
     this.scratch = scratch;
     this.key = key;
     this.settings = settings;
+    this.tls = tls;
   }
 
   /**
@@ -72,19 +78,29 @@ final class SegmentFetcher {
    */
   Segment fetch(MapOutputLocation location, Watch watch) throws IOException {
     MapOutputRequest request = new MapOutputRequest(jobId, location.mapIndex(), location.attemptId(), partition);
-    String mac = ShuffleAuth.requestMac(key, request);
+    RequestStamp stamp = RequestStamp.now(); // each try a fresh one: the executor accepts a stamp once
+    String mac = ShuffleAuth.requestMac(key, request, stamp);
     try (ShuffleConnection connection = new ShuffleConnection()) {
       if (!watch.opened(connection)) {
         throw FetchFailure.transientFailure(ShuffleError.IO_ERROR, "stopped", null);
       }
       try {
-        connection.connect(location.host(), location.port(), settings.connectTimeoutMs(), settings.readTimeoutMs());
+        connection.connect(location.host(), location.port(), settings.connectTimeoutMs(), settings.readTimeoutMs(), tls);
+      } catch (SSLException e) {
+        if (!cutOff(e)) {
+          // a certificate not trusted or not the host's, or a server that does not speak TLS: the
+          // cluster's configuration, which neither a retry nor a new run of the map mends
+          throw FetchFailure.fatal(ShuffleError.CONNECTION, "TLS (mapreduce.shuffle.ssl.enabled) with the executor"
+              + " failed; see the cluster's ssl-server.xml and ssl-client.xml: " + describe(e));
+        }
+        throw FetchFailure.transientFailure(ShuffleError.CONNECTION, "TLS handshake cut off: " + describe(e), e);
       } catch (IOException e) {
         throw FetchFailure.transientFailure(ShuffleError.CONNECTION, "cannot connect: " + describe(e), e);
       }
       try {
         connection.get(location.host(), location.port(), request.target(),
-            Map.of(ShuffleProtocol.HEADER_REQUEST_MAC, mac));
+            Map.of(ShuffleProtocol.HEADER_REQUEST_MAC, mac, ShuffleProtocol.HEADER_SENT_AT,
+                Long.toString(stamp.sentAtMs()), ShuffleProtocol.HEADER_NONCE, stamp.nonce()));
       } catch (SocketTimeoutException e) {
         throw FetchFailure.transientFailure(ShuffleError.IO_ERROR, "no answer for " + settings.readTimeoutMs()
             + " ms (mapreduce.reduce.shuffle.read.timeout)", e);
@@ -102,6 +118,16 @@ final class SegmentFetcher {
     }
   }
 
+  /** Whether a TLS failure is the connection's end (the executor gone) rather than TLS's refusal. */
+  private static boolean cutOff(SSLException e) {
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof EOFException || t instanceof SocketException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The answer's stored length, once its status and headers are what {@code request} asked for. */
   private long checkAnswer(ShuffleConnection answer, MapOutputRequest request, String mac) throws IOException {
     int status = answer.status();
@@ -112,7 +138,8 @@ final class SegmentFetcher {
           throw FetchFailure.gone("the executor does not hold it (404: " + text + ")");
         case 403:
           throw FetchFailure.fatal(ShuffleError.IO_ERROR, "the executor refused the request (403: " + text
-              + "): the job's shuffle key differs from the executor's");
+              + "): the job's shuffle key differs from the executor's, or their clocks are more than "
+              + ReplayGuard.WINDOW_MS / 60_000 + " minutes apart");
         case 400:
         case 405:
           throw FetchFailure.fatal(ShuffleError.IO_ERROR, "the executor did not understand the request ("

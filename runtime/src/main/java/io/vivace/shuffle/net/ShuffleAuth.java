@@ -11,23 +11,27 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * The HMACs (HmacSHA256, under the job's shuffle key) that authenticate a map output request to the
  * executor serving it, and its answer to the reducer: the request's MAC covers the job, map,
- * attempt and partition asked for; the answer's covers the request's MAC and the length and
- * compression the answer announces, so that only a holder of the key can answer. Neither covers
- * the segment's bytes (nor does Hadoop's shuffle).
+ * attempt and partition asked for and the request's {@link RequestStamp} (when it was sent, a
+ * nonce), so that it can be neither altered nor replayed; the answer's covers the request's MAC and
+ * the length and compression the answer announces, so that only a holder of the key can answer.
+ * Neither covers the segment's bytes (nor does Hadoop's shuffle; TLS does, when it is on).
  */
 public final class ShuffleAuth {
 
   static final String ALGORITHM = "HmacSHA256";
-  /** Distinguishes this protocol's MACs, and its version, from any other use of the key. */
-  private static final String REQUEST_PREFIX = "vivace-shuffle-1 request\n";
-  private static final String ANSWER_PREFIX = "vivace-shuffle-1 answer\n";
+  /**
+   * Distinguishes this protocol's MACs, and its version, from any other use of the key: version 2
+   * added the stamp (a version 1 MAC never matches a version 2 one).
+   */
+  private static final String REQUEST_PREFIX = "vivace-shuffle-2 request\n";
+  private static final String ANSWER_PREFIX = "vivace-shuffle-2 answer\n";
 
   private ShuffleAuth() {
   }
 
-  /** The MAC a reducer sends with {@code request}. */
-  public static String requestMac(byte[] key, MapOutputRequest request) {
-    return mac(key, REQUEST_PREFIX + request.canonical());
+  /** The MAC a reducer sends with {@code request} stamped {@code stamp}. */
+  static String requestMac(byte[] key, MapOutputRequest request, RequestStamp stamp) {
+    return mac(key, REQUEST_PREFIX + request.canonical() + "\n" + stamp.sentAtMs() + "\n" + stamp.nonce());
   }
 
   /** The MAC an executor sends with its answer to a request whose MAC was {@code requestMac}. */

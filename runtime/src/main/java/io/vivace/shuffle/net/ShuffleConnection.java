@@ -21,7 +21,8 @@ import java.util.Map;
  * or a read under way (Java 17's {@code HttpClient} ignores interrupts while it waits for a body's
  * next bytes, and {@code HttpURLConnection.disconnect} waits for a read under way). Stalled reads end
  * by the socket's timeout. Only what the shuffle server sends is understood: a status line, headers
- * and a body of {@code Content-Length} bytes.
+ * and a body of {@code Content-Length} bytes. Over TLS ({@link ClientTls}) the TLS socket is layered
+ * on the plain one, which closing still ends at once.
  */
 final class ShuffleConnection implements Closeable {
 
@@ -30,6 +31,8 @@ final class ShuffleConnection implements Closeable {
   private static final int MAX_HEADERS = 64;
 
   private final Socket socket = new Socket(Proxy.NO_PROXY);
+  /** The socket the exchange goes over: {@link #socket}, or TLS over it. */
+  private Socket exchange = socket;
   private InputStream in;
   private int status;
   private final Map<String, String> headers = new HashMap<>();
@@ -55,6 +58,16 @@ final class ShuffleConnection implements Closeable {
    * @throws IOException no connection (refused, unreachable, unknown host, timed out, closed meanwhile)
    */
   void connect(String host, int port, long connectTimeoutMs, long readTimeoutMs) throws IOException {
+    connect(host, port, connectTimeoutMs, readTimeoutMs, null);
+  }
+
+  /**
+   * As {@link #connect(String, int, long, long)}, then, unless {@code tls} is null, TLS's handshake
+   * (within the read timeout) and the check of the server's certificate.
+   *
+   * @throws javax.net.ssl.SSLException the handshake failed, or the certificate does not name {@code host}
+   */
+  void connect(String host, int port, long connectTimeoutMs, long readTimeoutMs, ClientTls tls) throws IOException {
     InetSocketAddress address = new InetSocketAddress(host, port);
     if (address.isUnresolved()) {
       throw new java.net.UnknownHostException(host);
@@ -62,6 +75,9 @@ final class ShuffleConnection implements Closeable {
     socket.connect(address, (int) Math.min(connectTimeoutMs, Integer.MAX_VALUE));
     socket.setSoTimeout((int) Math.min(readTimeoutMs, Integer.MAX_VALUE));
     socket.setTcpNoDelay(true);
+    if (tls != null) {
+      exchange = tls.over(socket, host, port);
+    }
   }
 
   /** Sends the request for {@code target} (path and query) and reads the answer's status and headers. */
@@ -71,10 +87,10 @@ final class ShuffleConnection implements Closeable {
         .append("\r\nConnection: close\r\n");
     requestHeaders.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
     request.append("\r\n");
-    OutputStream out = socket.getOutputStream();
+    OutputStream out = exchange.getOutputStream();
     out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
     out.flush();
-    in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+    in = new BufferedInputStream(exchange.getInputStream(), 64 * 1024);
     String statusLine = line();
     String[] parts = statusLine.split(" ", 3);
     if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {

@@ -73,7 +73,7 @@ class FetchedShuffleInputTest {
 
   private FetchedShuffleInput input(int partition, ShuffleMemory memory, byte[] key, FetchSettings settings) {
     return new FetchedShuffleInput(ShuffleHosts.JOB, partition, hosts.locations, hosts.codec, memory,
-        ScratchDir.of(reduceDisk.toFile()), key, reporter, settings);
+        ScratchDir.of(reduceDisk.toFile()), key, reporter, settings, null);
   }
 
   private long errors(ShuffleError error) {

@@ -59,11 +59,16 @@ class MapOutputServerTest {
     }
   }
 
-  private Answer get(String query, String mac) throws IOException {
+  /** A GET of {@code query} with {@code mac} and {@code stamp} in its headers (a null one left out). */
+  private Answer get(String query, String mac, RequestStamp stamp) throws IOException {
     URL url = new URL("http://" + ShuffleHosts.HOST + ":" + server.port() + ShuffleProtocol.PATH + "?" + query);
     HttpURLConnection c = (HttpURLConnection) url.openConnection(Proxy.NO_PROXY);
     if (mac != null) {
       c.setRequestProperty(ShuffleProtocol.HEADER_REQUEST_MAC, mac);
+    }
+    if (stamp != null) {
+      c.setRequestProperty(ShuffleProtocol.HEADER_SENT_AT, Long.toString(stamp.sentAtMs()));
+      c.setRequestProperty(ShuffleProtocol.HEADER_NONCE, stamp.nonce());
     }
     int status = c.getResponseCode();
     InputStream in = status == 200 ? c.getInputStream() : c.getErrorStream();
@@ -73,8 +78,18 @@ class MapOutputServerTest {
     return new Answer(status, headers, body);
   }
 
+  /** A GET of {@code request}, stamped now, with its MAC under {@code key}. */
   private Answer get(MapOutputRequest request, byte[] key) throws IOException {
-    return get(request.target().substring(ShuffleProtocol.PATH.length() + 1), ShuffleAuth.requestMac(key, request));
+    RequestStamp stamp = RequestStamp.now();
+    return get(query(request), ShuffleAuth.requestMac(key, request, stamp), stamp);
+  }
+
+  private static String query(MapOutputRequest request) {
+    return request.target().substring(ShuffleProtocol.PATH.length() + 1);
+  }
+
+  private static String text(Answer answer) {
+    return new String(answer.body(), StandardCharsets.UTF_8);
   }
 
   private MapOutputRequest request(int map, int partition) {
@@ -90,7 +105,9 @@ class MapOutputServerTest {
   @Test
   void anAuthenticatedRequestGetsTheStoredBytesWithTheirLengthAndAnAuthenticatedAnswer() throws Exception {
     MapOutputRequest request = request(1, 0);
-    Answer answer = get(request, ShuffleHosts.KEY);
+    RequestStamp stamp = RequestStamp.now();
+    String requestMac = ShuffleAuth.requestMac(ShuffleHosts.KEY, request, stamp);
+    Answer answer = get(query(request), requestMac, stamp);
     Segment segment = hosts.executors.get(0).registry.mapOutput(1).partition(0);
 
     assertEquals(200, answer.status());
@@ -102,7 +119,6 @@ class MapOutputServerTest {
     assertEquals("0", answer.header(ShuffleProtocol.HEADER_PARTITION));
     assertEquals(request.attemptId(), answer.header(ShuffleProtocol.HEADER_ATTEMPT));
     assertEquals(ShuffleHosts.JOB, answer.header(ShuffleProtocol.HEADER_JOB));
-    String requestMac = ShuffleAuth.requestMac(ShuffleHosts.KEY, request);
     assertEquals(ShuffleAuth.answerMac(ShuffleHosts.KEY, requestMac, segment.length(), false),
         answer.header(ShuffleProtocol.HEADER_ANSWER_MAC));
     assertEquals(1, server.answered());
@@ -118,22 +134,74 @@ class MapOutputServerTest {
     assertEquals(0, answer.body().length);
   }
 
+  /** Asserts {@code answer} is a refusal for {@code reason}, which the server counted. */
+  private void assertRefused(ShuffleRefusal reason, long timesSoFar, Answer answer, String what) {
+    assertEquals(403, answer.status(), what);
+    assertEquals("refused: " + reason.reason(), text(answer).strip(), what);
+    assertEquals(timesSoFar, server.refused(reason), what);
+  }
+
   @Test
-  void requestsWithoutAValidMacAreRefusedAndCounted() throws Exception {
+  void requestsWithoutAValidMacAreRefusedAndCountedByReason() throws Exception {
     MapOutputRequest request = request(0, 0);
-    String query = request.target().substring(ShuffleProtocol.PATH.length() + 1);
-    assertEquals(403, get(query, null).status(), "no MAC");
-    assertEquals(403, get(query, "not-a-mac").status(), "a made-up MAC");
+    RequestStamp stamp = RequestStamp.now();
+    String mac = ShuffleAuth.requestMac(ShuffleHosts.KEY, request, stamp);
+    assertRefused(ShuffleRefusal.NO_MAC, 1, get(query(request), null, stamp), "no MAC");
+    assertRefused(ShuffleRefusal.NO_MAC, 2, get(query(request), mac, null), "a MAC without its time and nonce");
+    assertRefused(ShuffleRefusal.WRONG_MAC, 1, get(query(request), "not-a-mac", stamp), "a made-up MAC");
     byte[] other = "another job's key".getBytes(StandardCharsets.US_ASCII);
-    assertEquals(403, get(request, other).status(), "a MAC under another key");
-    MapOutputRequest otherPartition = request(0, 1);
-    assertEquals(403, get(query, ShuffleAuth.requestMac(ShuffleHosts.KEY, otherPartition)).status(),
-        "a valid MAC of another request");
+    assertRefused(ShuffleRefusal.WRONG_MAC, 2, get(request, other), "a MAC under another key");
     MapOutputRequest otherJob = new MapOutputRequest("job_1700000000000_0008", 0, request.attemptId(), 0);
-    assertEquals(403, get(otherJob, ShuffleHosts.KEY).status(), "a job the executor has no key for");
+    assertRefused(ShuffleRefusal.UNKNOWN_JOB, 1, get(otherJob, ShuffleHosts.KEY), "a job the executor has no key for");
     assertEquals(5, server.refused());
     assertEquals(0, server.answered());
-    assertEquals(200, get(request, ShuffleHosts.KEY).status(), "the same request with its MAC");
+    assertEquals(200, get(query(request), mac, stamp).status(), "the same request with its MAC, time and nonce");
+  }
+
+  @Test
+  void aRequestAlteredAfterItsMacWasMadeIsRefused() throws Exception {
+    MapOutputRequest request = request(0, 0);
+    RequestStamp stamp = RequestStamp.now();
+    String mac = ShuffleAuth.requestMac(ShuffleHosts.KEY, request, stamp);
+    MapOutputRequest otherPartition = request(0, 1);
+    MapOutputRequest otherMap = request(1, 0);
+    MapOutputRequest otherAttempt = new MapOutputRequest(ShuffleHosts.JOB, 0, request.attemptId().replaceAll("_0$", "_1"), 0);
+    assertRefused(ShuffleRefusal.WRONG_MAC, 1, get(query(otherPartition), mac, stamp), "another partition");
+    assertRefused(ShuffleRefusal.WRONG_MAC, 2, get(query(otherMap), mac, stamp), "another map");
+    assertRefused(ShuffleRefusal.WRONG_MAC, 3, get(query(otherAttempt), mac, stamp), "another attempt");
+    assertRefused(ShuffleRefusal.WRONG_MAC, 4,
+        get(query(request), mac, new RequestStamp(stamp.sentAtMs() + 1, stamp.nonce())), "another time");
+    assertRefused(ShuffleRefusal.WRONG_MAC, 5,
+        get(query(request), mac, new RequestStamp(stamp.sentAtMs(), stamp.nonce() + "x")), "another nonce");
+    assertEquals(0, server.answered());
+    assertEquals(200, get(query(request), mac, stamp).status(), "the request as it was made");
+  }
+
+  @Test
+  void aReplayedRequestIsRefusedEvenWithItsValidMac() throws Exception {
+    MapOutputRequest request = request(1, 0);
+    RequestStamp stamp = RequestStamp.now();
+    String mac = ShuffleAuth.requestMac(ShuffleHosts.KEY, request, stamp);
+    Answer first = get(query(request), mac, stamp);
+    assertEquals(200, first.status());
+    assertTrue(first.body().length > 0);
+    assertRefused(ShuffleRefusal.REPLAYED, 1, get(query(request), mac, stamp), "the same request again");
+    assertRefused(ShuffleRefusal.REPLAYED, 2, get(query(request), mac, stamp), "and again");
+    assertEquals(1, server.answered());
+    assertEquals(200, get(request, ShuffleHosts.KEY).status(), "a new request for the same partition: a new nonce");
+  }
+
+  @Test
+  void aRequestStampedOutsideTheWindowIsRefusedEvenWithItsValidMac() throws Exception {
+    MapOutputRequest request = request(0, 1);
+    long now = System.currentTimeMillis();
+    RequestStamp old = new RequestStamp(now - 2 * ReplayGuard.WINDOW_MS, RequestStamp.now().nonce());
+    RequestStamp ahead = new RequestStamp(now + 2 * ReplayGuard.WINDOW_MS, RequestStamp.now().nonce());
+    assertRefused(ShuffleRefusal.STALE, 1, get(query(request), ShuffleAuth.requestMac(ShuffleHosts.KEY, request, old),
+        old), "sent two windows ago");
+    assertRefused(ShuffleRefusal.STALE, 2, get(query(request),
+        ShuffleAuth.requestMac(ShuffleHosts.KEY, request, ahead), ahead), "sent two windows ahead");
+    assertEquals(0, server.answered());
   }
 
   @Test
@@ -145,7 +213,7 @@ class MapOutputServerTest {
     Answer beyond = get(request(0, 3), ShuffleHosts.KEY);
     assertEquals(404, beyond.status(), "a partition the map does not have");
     assertTrue(new String(beyond.body(), StandardCharsets.UTF_8).contains("3 partitions"));
-    Answer bad = get("job=" + ShuffleHosts.JOB + "&map=x&attempt=a&reduce=0", "mac");
+    Answer bad = get("job=" + ShuffleHosts.JOB + "&map=x&attempt=a&reduce=0", "mac", RequestStamp.now());
     assertEquals(400, bad.status());
     assertTrue(new String(bad.body(), StandardCharsets.UTF_8).contains("map=x"));
     assertEquals(0, server.refused(), "malformed requests are not counted as refused");

@@ -58,9 +58,9 @@ final class ShuffleHosts implements AutoCloseable {
           ? registry.mapOutput(map) : null;
     }
 
-    void start(Function<String, byte[]> keys) throws IOException {
+    void start(Function<String, byte[]> keys, Configuration tls) throws IOException {
       server = new MapOutputServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4,
-          (job, map, attempt) -> source.find(job, map, attempt), keys);
+          (job, map, attempt) -> source.find(job, map, attempt), keys, tls == null ? null : ServerTls.start(tls));
     }
   }
 
@@ -78,6 +78,12 @@ final class ShuffleHosts implements AutoCloseable {
    */
   ShuffleHosts(File mapDisk, int maps, int partitions, int recordsPerMap, SegmentCodec codec, long... budgets)
       throws Exception {
+    this(mapDisk, null, maps, partitions, recordsPerMap, codec, budgets);
+  }
+
+  /** As above, the servers over TLS with the settings of {@code tls} (Hadoop's ssl-server.xml), or in clear when null. */
+  ShuffleHosts(File mapDisk, Configuration tls, int maps, int partitions, int recordsPerMap, SegmentCodec codec,
+               long... budgets) throws Exception {
     this.maps = maps;
     this.partitions = partitions;
     this.codec = codec;
@@ -95,12 +101,21 @@ final class ShuffleHosts implements AutoCloseable {
       executor.attempts.put(m, attempt);
     }
     for (Executor e : executors) {
-      e.start(job -> JOB.equals(job) ? KEY : null);
+      e.start(job -> JOB.equals(job) ? KEY : null, tls);
     }
     for (int m = 0; m < maps; m++) {
       Executor e = executors.get(executorOf[m]);
       locations.add(new MapOutputLocation(m, HOST, e.server.port(), e.attempts.get(m)));
     }
+  }
+
+  /** Where each map's output is, named by {@code host} rather than by {@link #HOST}. */
+  List<MapOutputLocation> locationsAt(String host) {
+    List<MapOutputLocation> named = new ArrayList<>();
+    for (MapOutputLocation l : locations) {
+      named.add(new MapOutputLocation(l.mapIndex(), host, l.port(), l.attemptId()));
+    }
+    return named;
   }
 
   /** A map's output, made by the real sort buffer from random text records. */
