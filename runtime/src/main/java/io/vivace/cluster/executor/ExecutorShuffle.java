@@ -30,7 +30,7 @@ final class ExecutorShuffle implements AutoCloseable {
     this.jobs = jobs;
     this.memory = memory;
     this.secret = secret;
-    this.server = MapOutputServer.start(conf, new InetSocketAddress("0.0.0.0", 0), jobs::output,
+    this.server = MapOutputServer.start(conf, new InetSocketAddress(host, 0), jobs::output,
         jobId -> SessionKeys.jobShuffleKey(secret, jobId));
   }
 
