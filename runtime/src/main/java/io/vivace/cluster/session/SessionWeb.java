@@ -31,7 +31,7 @@ import org.apache.hadoop.yarn.server.webproxy.amfilter.AmFilterInitializer;
  */
 final class SessionWeb {
 
-  private static final String PAGE = "vivace.session.page";
+  private static final String PAGE = SessionWeb.class.getName(); // the servlet context attribute holding it
 
   private final HttpServer2 server;
   private final SessionJobs jobs;
