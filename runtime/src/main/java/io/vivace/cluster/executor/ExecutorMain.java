@@ -1,6 +1,7 @@
 package io.vivace.cluster.executor;
 
 import io.vivace.cluster.ContainerDirs;
+import io.vivace.cluster.ContainerHost;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.AttemptAssignment;
@@ -30,7 +31,6 @@ import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.StringUtils;
-import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +79,7 @@ public final class ExecutorMain {
     InetSocketAddress masterAddress = NetUtils.createSocketAddr(args[0]);
     int slots = Integer.parseInt(args[1]);
     String container = args[2];
-    String host = System.getenv(Environment.NM_HOST.name());
+    String host = ContainerHost.name();
     SessionAccess session = SessionCredentials.ofCurrentUser();
     // as the session's owner: the container's own user is not necessarily the owner
     ExecutorProtocol master = SessionRpc.proxy(ExecutorProtocol.class, masterAddress, conf, session,

@@ -36,7 +36,7 @@ final class ExecutorShuffle implements AutoCloseable {
     this.secret = secret;
     this.tls = ClientTls.startIfEnabled(conf);
     try {
-      this.server = MapOutputServer.start(conf, new InetSocketAddress("0.0.0.0", 0), jobs::output,
+      this.server = MapOutputServer.start(conf, new InetSocketAddress(host, 0), jobs::output,
           jobId -> SessionKeys.jobShuffleKey(secret, jobId));
     } catch (IOException | RuntimeException e) {
       if (tls != null) {

@@ -1,6 +1,7 @@
 package io.vivace.cluster.session;
 
 import io.vivace.cluster.ContainerDirs;
+import io.vivace.cluster.ContainerHost;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.SessionEndNote;
 import io.vivace.cluster.SessionFiles;
@@ -65,7 +66,7 @@ public final class SessionMaster {
     ContainerDirs.useOwnFolders(conf); // never the folders of an executor on this node
     ContainerId container = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
     ApplicationId application = container.getApplicationAttemptId().getApplicationId();
-    String host = System.getenv(Environment.NM_HOST.name());
+    String host = ContainerHost.name();
     SessionAccess session = SessionCredentials.ofCurrentUser();
     LOG.info("Vivace session " + application + " of " + session.owner() + " starts in " + container + " on " + host);
 
@@ -90,10 +91,10 @@ public final class SessionMaster {
         VivaceConf.getLong(conf, "vivace.session.executor.silence.timeout.ms") * 1_000_000L,
         graceNanos + STOP_REPORT_MARGIN_NANOS,
         VivaceConf.getLong(conf, "vivace.session.wait.report.ms") * 1_000_000L));
-    RPC.Server server = SessionRpc.server(conf, "0.0.0.0", 64, session, jobs, dispatcher, monitor);
+    RPC.Server server = SessionRpc.server(conf, host, 64, session, jobs, dispatcher, monitor);
     server.start();
     int port = server.getListenerAddress().getPort();
-    SessionWeb web = new SessionWeb("0.0.0.0", jobs, dispatcher, "Vivace session " + application + " of "
+    SessionWeb web = new SessionWeb(conf, host, jobs, dispatcher, "Vivace session " + application + " of "
         + session.owner());
     String trackingUrl = "http://" + host + ":" + web.port() + "/";
     jobs.trackAt(trackingUrl);
