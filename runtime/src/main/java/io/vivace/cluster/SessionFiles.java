@@ -1,5 +1,6 @@
 package io.vivace.cluster;
 
+import io.vivace.cluster.security.PrivateFolder;
 import io.vivace.cluster.security.SessionSecretStore;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,7 +29,6 @@ import org.slf4j.LoggerFactory;
 public final class SessionFiles {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionFiles.class);
-  private static final FsPermission FOLDER = new FsPermission((short) 0700);
   private static final FsPermission FILE = new FsPermission((short) 0600);
   private static final String SECRET_SUFFIX = ".secret";
 
@@ -39,14 +39,14 @@ public final class SessionFiles {
   public static Path sessionsFolder(Configuration conf) throws IOException {
     FileSystem fs = FileSystem.get(conf);
     Path sessions = fs.makeQualified(SessionSecretStore.forCluster(conf).folder(currentUser()));
-    makePrivate(fs, sessions);
+    PrivateFolder.make(fs, sessions);
     return sessions;
   }
 
   /** The folder of session {@code sessionId} of the current user, made {@code 0700}. */
   public static Path folder(Configuration conf, String sessionId) throws IOException {
     Path folder = new Path(sessionsFolder(conf), sessionId);
-    makePrivate(FileSystem.get(conf), folder);
+    PrivateFolder.make(FileSystem.get(conf), folder);
     return folder;
   }
 
@@ -100,12 +100,6 @@ public final class SessionFiles {
     }
   }
 
-  private static void makePrivate(FileSystem fs, Path folder) throws IOException {
-    fs.mkdirs(folder, FOLDER);
-    if (!fs.getFileStatus(folder).getPermission().equals(FOLDER)) {
-      fs.setPermission(folder, FOLDER);
-    }
-  }
 
   private static String currentUser() throws IOException {
     return UserGroupInformation.getCurrentUser().getShortUserName();

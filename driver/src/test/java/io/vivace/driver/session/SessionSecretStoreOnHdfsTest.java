@@ -111,4 +111,23 @@ class SessionSecretStoreOnHdfsTest {
     return UserGroupInformation.createRemoteUser(user).doAs(
         (PrivilegedExceptionAction<T>) () -> action.run(SessionSecretStore.forCluster(conf)));
   }
+
+  /**
+   * A private folder whose parents do not exist yet (a first session on a cluster whose homes folder
+   * is not made): the parents get the file system's default permissions, so that other users can
+   * still reach their own homes; only the folder itself is 0700.
+   */
+  @Test
+  void aPrivateFoldersMissingParentsStayOpenToOtherUsers() throws Exception {
+    FileSystem admin = hdfs.getFileSystem();
+    Path folder = new Path("/fresh-homes/alice/.vivace/sessions");
+    io.vivace.cluster.security.PrivateFolder.make(admin, folder);
+    assertEquals(new FsPermission((short) 0700), admin.getFileStatus(folder).getPermission());
+    assertEquals(new FsPermission((short) 0755), admin.getFileStatus(new Path("/fresh-homes")).getPermission());
+    assertEquals(new FsPermission((short) 0755), admin.getFileStatus(new Path("/fresh-homes/alice/.vivace")).getPermission());
+    admin.mkdirs(new Path("/fresh-homes/bob"));
+    admin.setOwner(new Path("/fresh-homes/bob"), "bob", "users");
+    Boolean reached = as("bob", store -> FileSystem.newInstance(conf).mkdirs(new Path("/fresh-homes/bob/.vivace")));
+    assertTrue(reached, "bob reaches his own home through the folder alice's session made");
+  }
 }

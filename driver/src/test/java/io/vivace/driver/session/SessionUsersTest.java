@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Two users on one cluster: the test's user and {@value #OTHER}. Each user's client looks for a
+ * Two users on one cluster: the test's user and {@value #OTHER}, whose home the administrator makes
+ * after the first user's session has made its folders. Each user's client looks for a
  * session among its own user's only, so both get sessions of their own, and their jobs run at once,
  * each on its user's session and as its user. A user who names the other's session to stop it is
  * refused, the error naming the session's owner, and the session runs on.
@@ -45,12 +46,16 @@ class SessionUsersTest {
   private static ClusterFixture cluster;
 
   @BeforeAll
-  static void useTheCluster() throws IOException {
+  static void useTheCluster() {
     cluster = SharedCluster.cluster();
-    FileSystem admin = cluster.dfs().getFileSystem(); // as HDFS's superuser, an administrator making a home
-    Path home = new Path("/user/" + OTHER);
+  }
+
+  /** As HDFS's superuser, an administrator making a user's home (after a session of the first user made its own). */
+  private static void makeHome(String user) throws IOException {
+    FileSystem admin = cluster.dfs().getFileSystem();
+    Path home = new Path("/user/" + user);
     admin.mkdirs(home);
-    admin.setOwner(home, OTHER, "users");
+    admin.setOwner(home, user, "users");
   }
 
   private static <T> T as(UserGroupInformation user, PrivilegedExceptionAction<T> action) throws Exception {
@@ -79,13 +84,16 @@ class SessionUsersTest {
     UserGroupInformation other = UserGroupInformation.createRemoteUser(OTHER);
     ExecutorService clients = Executors.newFixedThreadPool(2);
     try {
+      String firstSession = emptyJobOn(new Configuration(conf))[1];
+      makeHome(OTHER);
       Future<String[]> mine = clients.submit(() -> emptyJobOn(new Configuration(conf)));
       Future<String[]> theirs = clients.submit(() -> as(other, () -> emptyJobOn(new Configuration(conf))));
       String[] myJob = mine.get(10, TimeUnit.MINUTES);
       String[] theirJob = theirs.get(10, TimeUnit.MINUTES);
       assertEquals(me, myJob[0]);
       assertEquals(OTHER, theirJob[0]);
-      assertNotEquals(myJob[1], theirJob[1], "the two jobs ran on two sessions");
+      assertEquals(firstSession, myJob[1], "the user's jobs run on the user's session");
+      assertNotEquals(myJob[1], theirJob[1], "the two users' jobs ran on two sessions");
 
       ApplicationReport mySession = sessionOf(conf);
       ApplicationReport theirSession = as(other, () -> sessionOf(conf));

@@ -1,5 +1,6 @@
 package io.vivace.cluster.client;
 
+import io.vivace.cluster.security.PrivateFolder;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,6 @@ import org.slf4j.LoggerFactory;
 final class JobJars {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobJars.class);
-  private static final FsPermission FOLDER = new FsPermission((short) 0700);
   private static final FsPermission FILE = new FsPermission((short) 0600);
 
   /** This JVM's. */
@@ -110,10 +110,7 @@ final class JobJars {
    */
   private static void upload(FileSystem fs, File jar, Path shared) throws IOException {
     Path folder = shared.getParent();
-    fs.mkdirs(folder, FOLDER);
-    if (!fs.getFileStatus(folder).getPermission().equals(FOLDER)) {
-      fs.setPermission(folder, FOLDER);
-    }
+    PrivateFolder.make(fs, folder);
     Path temporary = new Path(folder, "." + shared.getName() + "." + UUID.randomUUID() + ".tmp");
     try {
       try (OutputStream out = fs.create(temporary, FILE, false, 64 * 1024, fs.getDefaultReplication(temporary),

@@ -28,7 +28,6 @@ public final class SessionSecretStore {
   public static final String HOMES_KEY = "dfs.user.home.dir.prefix";
   public static final String HOMES_DEFAULT = "/user";
 
-  private static final FsPermission FOLDER = new FsPermission((short) 0700);
   private static final FsPermission FILE = new FsPermission((short) 0600);
   private static final String SUFFIX = ".secret";
   private static final int MAX_BYTES = 4096;
@@ -67,8 +66,7 @@ public final class SessionSecretStore {
     }
     Path folder = folder(session.owner());
     Path file = path(session.owner(), session.sessionId());
-    fs.mkdirs(folder, FOLDER);
-    fs.setPermission(folder, FOLDER);
+    PrivateFolder.make(fs, folder);
     FileStatus status = fs.getFileStatus(folder);
     if (!session.owner().equals(status.getOwner())) {
       throw new AccessControlException("not storing the secret of " + session + " in " + folder
