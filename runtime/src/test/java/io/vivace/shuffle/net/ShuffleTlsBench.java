@@ -15,12 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 
 /**
  * What TLS costs the shuffle: a reduce fetching {@code MB} (256 by default) of map output, in
  * {@code MAPS} segments of one executor's server on the loopback, in clear and over TLS (Hadoop's
- * SSLFactory, keystores from KeyStoreTestUtil), rounds alternating; prints each round's MB/s and
+ * SSLFactory, keystores from TlsFiles), rounds alternating; prints each round's MB/s and
  * the ratio of the medians. Not a test: run it by hand (docs/cluster.md, "Security").
  *
  * <p>Arguments: [MB] [MAPS] [ROUNDS].
@@ -35,9 +34,8 @@ public final class ShuffleTlsBench {
     int maps = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     File work = Files.createTempDirectory("vivace-tls-bench").toFile();
-    String sslConfDir = KeyStoreTestUtil.getClasspathDir(ShuffleTlsBench.class);
-    Configuration tls = new Configuration(false);
-    KeyStoreTestUtil.setupSSLConfig(work.getPath(), sslConfDir, tls, false);
+    String sslConfDir = TlsFiles.classPathDir(ShuffleTlsBench.class);
+    Configuration tls = TlsFiles.make(work.toPath(), sslConfDir, false);
     tls.setBoolean(ShuffleTls.ENABLED_KEY, true);
 
     Random random = new Random(1);
@@ -68,7 +66,7 @@ public final class ShuffleTlsBench {
       System.out.printf("%d MB in %d segments, 5 parallel copies, medians of %d rounds: clear %.0f MB/s, TLS %.0f MB/s,"
           + " TLS/clear %.2f%n", mb, maps, rounds, c, t, t / c);
     } finally {
-      KeyStoreTestUtil.cleanupSSLConfig(work.getPath(), sslConfDir);
+      TlsFiles.remove(sslConfDir);
       org.apache.hadoop.fs.FileUtil.fullyDelete(work);
     }
   }

@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 import org.apache.hadoop.security.ssl.SSLFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shuffle over TLS ({@code mapreduce.shuffle.ssl.enabled}) with keystores, truststores and
  * {@code ssl-server.xml}/{@code ssl-client.xml} made as Hadoop's own tests make them
- * ({@link KeyStoreTestUtil}, client certificates required): real servers and fetches on loopback
+ * ({@link TlsFiles}, client certificates required): real servers and fetches on loopback
  * sockets, the bytes against those fetched in clear, and the refusals of what does not speak TLS,
  * of a certificate that does not name the host, and of a configuration without a keystore.
  */
@@ -47,7 +46,7 @@ class ShuffleTlsTest {
   @TempDir
   static Path keystores;
   private static String sslConfDir;
-  /** Hadoop's TLS settings for the shuffle, as KeyStoreTestUtil writes them (host names not checked). */
+  /** Hadoop's TLS settings for the shuffle, as TlsFiles writes them (host names not checked). */
   private static Configuration tls;
 
   @TempDir
@@ -61,15 +60,14 @@ class ShuffleTlsTest {
   @BeforeAll
   static void makeKeystores() throws Exception {
     // the ssl-*.xml files must be on the class path, where SSLFactory looks for them
-    sslConfDir = KeyStoreTestUtil.getClasspathDir(ShuffleTlsTest.class);
-    tls = new Configuration(false);
-    KeyStoreTestUtil.setupSSLConfig(keystores.toString(), sslConfDir, tls, true);
+    sslConfDir = TlsFiles.classPathDir(ShuffleTlsTest.class);
+    tls = TlsFiles.make(keystores, sslConfDir, true);
     tls.setBoolean(ShuffleTls.ENABLED_KEY, true);
   }
 
   @AfterAll
   static void removeKeystores() throws Exception {
-    KeyStoreTestUtil.cleanupSSLConfig(keystores.toString(), sslConfDir);
+    TlsFiles.remove(sslConfDir);
   }
 
   @AfterEach
@@ -177,7 +175,7 @@ class ShuffleTlsTest {
     Configuration checking = new Configuration(tls);
     checking.set(SSLFactory.SSL_HOSTNAME_VERIFIER_KEY, "DEFAULT");
     ClientTls client = client(checking);
-    // KeyStoreTestUtil's server certificate names localhost, not 127.0.0.1
+    // the server's certificate names localhost, not 127.0.0.1
     IOException e = assertThrows(IOException.class, () -> fetch(hosts, hosts.locations, 0, client));
     assertFalse(e instanceof MapOutputLostException, e.toString());
     assertTrue(e.getMessage().contains("does not name " + ShuffleHosts.HOST), e.getMessage());
@@ -195,9 +193,9 @@ class ShuffleTlsTest {
         && e.getMessage().contains("mapreduce.shuffle.ssl.enabled"), e.getMessage());
 
     Configuration noKeystore = new Configuration(false);
-    noKeystore.set("ssl.server.truststore.location", keystores.resolve("trustKS.jks").toString());
+    noKeystore.set("ssl.server.truststore.location", keystores.resolve("truststore.jks").toString());
     File file = new File(sslConfDir, "ssl-server-without-keystore.xml");
-    KeyStoreTestUtil.saveConfig(file, noKeystore);
+    TlsFiles.save(file, noKeystore);
     try {
       Configuration conf = new Configuration(tls);
       conf.set(SSLFactory.SSL_SERVER_CONF_KEY, file.getName());
