@@ -2,11 +2,14 @@ package io.vivace.cluster.client;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -70,10 +73,7 @@ final class SessionAddresses {
             + System.getProperty("user.name"));
         return Optional.empty();
       }
-      Properties p = new Properties();
-      try (InputStream in = Files.newInputStream(file)) {
-        p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
-      }
+      Properties p = load(file);
       if (!key.equals(p.getProperty("key"))) {
         return Optional.empty();
       }
@@ -106,7 +106,7 @@ final class SessionAddresses {
           PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
       try {
         try (OutputStream out = Files.newOutputStream(temporary)) {
-          p.store(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), "a Vivace session a client found");
+          p.store(new OutputStreamWriter(out, StandardCharsets.UTF_8), "a Vivace session a client found");
         }
         moveInPlace(temporary, file);
       } finally {
@@ -131,14 +131,12 @@ final class SessionAddresses {
     }
     try (Stream<Path> files = Files.list(folder)) {
       files.filter(f -> !f.getFileName().toString().startsWith(".")).forEach(f -> {
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(f)) {
-          p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+        try {
+          if (application.equals(load(f).getProperty("application"))) {
+            deleteQuietly(f);
+          }
         } catch (IOException | IllegalArgumentException e) {
-          return;
-        }
-        if (application.equals(p.getProperty("application"))) {
-          deleteQuietly(f);
+          // not a file of ours, or half-written by another client: left alone
         }
       });
     } catch (IOException e) {
@@ -148,6 +146,14 @@ final class SessionAddresses {
 
   Path file(String key) {
     return folder.resolve(digest(key));
+  }
+
+  private static Properties load(Path file) throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+    return p;
   }
 
   private static void moveInPlace(Path from, Path to) throws IOException {
@@ -160,7 +166,7 @@ final class SessionAddresses {
 
   private static boolean ownedAndPrivate(Path path) throws IOException {
     PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class,
-        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        LinkOption.NOFOLLOW_LINKS);
     Set<PosixFilePermission> permissions = attributes.permissions();
     return attributes.owner().getName().equals(System.getProperty("user.name"))
         && !permissions.contains(PosixFilePermission.GROUP_WRITE)
