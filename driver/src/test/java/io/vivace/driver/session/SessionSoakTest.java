@@ -125,7 +125,7 @@ class SessionSoakTest {
     }
     long seconds = (System.nanoTime() - start) / 1_000_000_000L;
     try {
-      assertIdleAndEmpty();
+      assertIdleAndEmpty(application);
     } finally {
       SessionClient.stop(session(), SESSION);
     }
@@ -301,7 +301,7 @@ class SessionSoakTest {
   }
 
   /** No job runs, no attempt holds a slot, no launch waits: within a minute of the last job's end. */
-  private void assertIdleAndEmpty() throws Exception {
+  private void assertIdleAndEmpty(String application) throws Exception {
     Cluster client = new Cluster(session());
     try {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
@@ -311,13 +311,22 @@ class SessionSoakTest {
         Thread.sleep(200);
         metrics = client.getClusterStatus();
       }
-      assertEquals(0, metrics.getOccupiedMapSlots() + metrics.getOccupiedReduceSlots(), "slots still taken");
+      assertEquals(0, metrics.getOccupiedMapSlots() + metrics.getOccupiedReduceSlots(), () -> "slots still taken; "
+          + "attempts given to executors not lost that none logged ended: " + unendedAttempts(application));
       assertEquals(0, metrics.getRunningMaps() + metrics.getRunningReduces(), "tasks still running");
       for (JobStatus status : client.getAllJobStatuses()) {
         assertTrue(status.isJobComplete(), status.getJobID() + " is not over: " + status.getState());
       }
     } finally {
       client.close();
+    }
+  }
+
+  private String unendedAttempts(String application) {
+    try {
+      return SessionLogs.unendedAttempts(cluster, application);
+    } catch (IOException e) {
+      return "(the session's logs could not be read: " + e + ")";
     }
   }
 

@@ -13,6 +13,7 @@ import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.rpc.StatusBatch;
 import io.vivace.cluster.security.SessionAccess;
 import io.vivace.cluster.security.SessionCredentials;
+import io.vivace.cluster.security.SessionSecret;
 import io.vivace.conf.VivaceConf;
 import io.vivace.exec.AttemptRun;
 import io.vivace.exec.AttemptThreads;
@@ -59,6 +60,8 @@ public final class ExecutorMain {
   private final long graceNanos;
   /** Attempts given to this executor that wait for a worker; those asked to stop meanwhile, marked. */
   private final java.util.Map<String, Boolean> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Every attempt given to this executor whose end the session has not taken yet (its report returns). */
+  private final java.util.Set<String> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private ExecutorMain(ExecutorProtocol master, int id, ExecutorJobs jobs, ExecutorShuffle shuffle, int slots,
                        long graceNanos) {
@@ -84,22 +87,33 @@ public final class ExecutorMain {
     // as the session's owner: the container's own user is not necessarily the owner
     ExecutorProtocol master = SessionRpc.proxy(ExecutorProtocol.class, masterAddress, conf, session,
         UserGroupInformation.createRemoteUser(session.owner()));
-    ShuffleMemory memory = new ShuffleMemory(VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20);
-    ExecutorJobs jobs = new ExecutorJobs(conf, memory);
-    ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, session.secret());
-    int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
-    LOG.info("Executor " + id + " of the session at " + masterAddress + ": " + slots + " slots, shuffle port "
-        + shuffle.port() + ", " + shuffle.transport());
-    ExecutorMain executor = new ExecutorMain(master, id, jobs, shuffle, slots,
-        VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L);
+    LOG.info("Joining the session at " + masterAddress);
     try {
-      executor.serve();
+      serve(master, conf, container, host, slots, session.secret());
     } finally {
-      jobs.closeAll();
-      shuffle.close();
       SessionRpc.close(master);
     }
     System.exit(0);
+  }
+
+  /**
+   * Joins the session through {@code master} as the executor of {@code container} on {@code host}
+   * and runs the work it is given on this JVM's threads until the session ends (or cannot be reached).
+   */
+  static void serve(ExecutorProtocol master, Configuration conf, String container, String host, int slots,
+                    SessionSecret secret) throws IOException, InterruptedException {
+    ShuffleMemory memory = new ShuffleMemory(VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20);
+    ExecutorJobs jobs = new ExecutorJobs(conf, memory);
+    ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, secret);
+    try {
+      int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
+      LOG.info("Executor " + id + ": " + slots + " slots, shuffle port " + shuffle.port() + ", " + shuffle.transport());
+      new ExecutorMain(master, id, jobs, shuffle, slots,
+          VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L).serve();
+    } finally {
+      jobs.closeAll();
+      shuffle.close();
+    }
   }
 
   /** Asks for work and runs it until the master says to stop (or cannot be reached). */
@@ -107,6 +121,14 @@ public final class ExecutorMain {
     Thread monitor = new Thread(this::monitor, "vivace-executor-monitor");
     monitor.setDaemon(true);
     monitor.start();
+    try {
+      askAndRun();
+    } finally {
+      monitor.interrupt();
+    }
+  }
+
+  private void askAndRun() throws InterruptedException {
     while (true) {
       Assignments work;
       try {
@@ -129,6 +151,7 @@ public final class ExecutorMain {
         jobs.finished(jobId);
       }
       for (AttemptAssignment assignment : work.attempts()) {
+        held.add(assignment.attemptId());
         waiting.put(assignment.attemptId(), Boolean.FALSE);
         Runnable[] unit = new Runnable[1];
         unit[0] = () -> run(assignment, unit[0]);
@@ -202,20 +225,32 @@ public final class ExecutorMain {
     return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
+  /** Reports the attempt's end; from then on the executor no longer holds it, reported or not. */
   private void report(AttemptResult result) {
     try {
       master.attemptDone(id, result);
     } catch (IOException e) {
       LOG.error("could not report the end of " + result.attemptId() + " to the session's master", e);
+    } finally {
+      held.remove(result.attemptId());
     }
   }
 
+  /** Every attempt held: those running with their progress, those waiting for a worker as such. */
   private StatusBatch statuses() {
     List<AttemptStatus> statuses = new ArrayList<>();
+    java.util.Set<String> listed = new java.util.HashSet<>();
     for (AttemptThreads<AttemptAssignment>.Entry entry : running.all()) {
       AttemptRun run = entry.run();
-      statuses.add(new AttemptStatus(run.idText(), run.reporter().getProgress(), run.reporter().status(),
-          run.reporter().activity()));
+      if (held.contains(run.idText()) && listed.add(run.idText())) {
+        statuses.add(new AttemptStatus(run.idText(), run.reporter().getProgress(), run.reporter().status(),
+            run.reporter().activity()));
+      }
+    }
+    for (String attemptId : held) {
+      if (listed.add(attemptId)) {
+        statuses.add(new AttemptStatus(attemptId, 0f, "waiting for a worker", 0));
+      }
     }
     return new StatusBatch(statuses);
   }

@@ -6,11 +6,12 @@ import org.apache.hadoop.ipc.VersionedProtocol;
 /**
  * How a session's executors talk to its application master, over Hadoop's RPC: an executor joins,
  * asks for work (the call waits until there is some, or up to {@code waitMillis}, and carries the
- * statuses of its running attempts), and reports each attempt's end as soon as it ends.
+ * statuses of every attempt it holds), and reports each attempt's end as soon as it ends, holding
+ * the attempt until the report returns.
  */
 public interface ExecutorProtocol extends VersionedProtocol {
 
-  long versionID = 2L;
+  long versionID = 3L;
 
   /** Joins the session; returns the executor's id. */
   int register(ExecutorInfo info) throws IOException;

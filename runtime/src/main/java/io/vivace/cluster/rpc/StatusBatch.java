@@ -6,7 +6,11 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.io.Writable;
 
-/** The statuses of an executor's running attempts, sent with each request for work. */
+/**
+ * The status of every attempt an executor holds (given to it and not yet reported to the session,
+ * whether it runs or waits for a worker), sent with each request for work: the session takes an
+ * attempt it gave in an earlier answer and finds missing here for one whose end was lost.
+ */
 public final class StatusBatch implements Writable {
 
   private List<AttemptStatus> statuses = List.of();

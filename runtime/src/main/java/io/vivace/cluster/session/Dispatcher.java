@@ -22,10 +22,12 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.ipc.ProtocolSignature;
@@ -47,7 +49,10 @@ import org.slf4j.LoggerFactory;
  * its task runs again); every finished map's output on a lost executor is known lost to its job
  * (the map runs again if a reduce still needs it), whether the executor went before or after the
  * map's result was taken; an attempt asked to stop whose executor does not report its end within
- * the grace is given up on ({@link #giveUpOverdue}), so that a killed job always ends.
+ * the grace is given up on ({@link #giveUpOverdue}), so that a killed job always ends; an attempt
+ * an executor no longer lists as its own in a later request ends lost and frees its slot
+ * ({@link #notHeld}), so that an answer or a report lost on a live executor's connection never
+ * holds a slot for good.
  *
  * <p>Locking: the dispatcher's monitor guards its maps and queues; it never calls a job while
  * holding it (jobs call in while holding their own lock: queueing, stopping).
@@ -80,6 +85,8 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     final List<String> finishedJobs = new ArrayList<>();
     int busy;
     long lastSeenNanos;
+    /** Its requests for work so far: an attempt given in an earlier one was in its hands by this one. */
+    long requests;
 
     Executor(int id, ExecutorInfo info) {
       this.id = id;
@@ -104,6 +111,8 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     long stopAskedNanos;
     /** Its end was recorded without the executor's word (it did not stop in the grace); its slot is still taken. */
     boolean givenUp;
+    /** The executor's request whose answer gave it. */
+    final long givenInRequest;
 
     Running(RemoteJobExecutor job, Attempt attempt, Executor executor, RemoteAttempt handle,
             List<MapOutputLocation> given) {
@@ -112,6 +121,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       this.executor = executor;
       this.handle = handle;
       this.given = given;
+      this.givenInRequest = executor.requests;
     }
   }
 
@@ -291,11 +301,17 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   @Override
   public Assignments nextWork(int executorId, long waitMillis, StatusBatch statuses) throws IOException {
     long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+    List<Running> notHeld;
+    Executor asking;
     synchronized (this) {
-      Executor executor = known(executorId);
-      executor.lastSeenNanos = System.nanoTime();
+      asking = known(executorId);
+      asking.lastSeenNanos = System.nanoTime();
+      asking.requests++;
       update(statuses);
+      notHeld = notHeld(asking, statuses);
+      notifyAll();
     }
+    endNotHeld(asking, notHeld);
     while (true) {
       List<Chosen> chosen;
       Executor executor;
@@ -553,6 +569,41 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       Running r = running.get(status.attemptId());
       if (r != null) {
         r.handle.update(status);
+      }
+    }
+  }
+
+  /**
+   * The attempts the session gave the executor in answer to its earlier requests that it no longer
+   * lists as its own (its batch lists every attempt it holds until the session has its end): their
+   * end never reached the session (an answer or a report lost on the way), so they are taken off the
+   * executor and their slots freed, as YARN's ResourceManager does with the containers a NodeManager
+   * no longer lists.
+   */
+  private List<Running> notHeld(Executor executor, StatusBatch statuses) {
+    Set<String> held = new HashSet<>();
+    for (AttemptStatus status : statuses.statuses()) {
+      held.add(status.attemptId());
+    }
+    List<Running> gone = new ArrayList<>();
+    for (Iterator<Running> it = running.values().iterator(); it.hasNext(); ) {
+      Running r = it.next();
+      if (r.executor == executor && r.givenInRequest < executor.requests && !held.contains(r.attempt.idText())) {
+        it.remove();
+        release(executor, r.job);
+        gone.add(r);
+      }
+    }
+    return gone;
+  }
+
+  /** The attempts {@link #notHeld} took off the executor end for their jobs as lost (they run again). */
+  private void endNotHeld(Executor executor, List<Running> gone) {
+    for (Running r : gone) {
+      LOG.warn("Task attempt " + r.attempt.idText() + " was given to " + executor.name() + ", which no longer "
+          + "holds it and never reported its end; its slot is freed" + (r.givenUp ? "" : " and its task runs again"));
+      if (!r.givenUp) {
+        r.job.job.attemptLost(r.attempt, new AttemptCounters(), executor.name() + " no longer holds it");
       }
     }
   }

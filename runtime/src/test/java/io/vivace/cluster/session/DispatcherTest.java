@@ -420,6 +420,41 @@ class DispatcherTest {
     assertEquals(0, s.dispatcher.runningAttempts(true));
   }
 
+  @Test
+  void anAttemptALiveExecutorNoLongerHoldsFreesItsSlotAndItsTaskRunsAgain() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor only = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    JobRun job = s.submit(1, 0);
+    AttemptAssignment first = only.awaitRunning(1).get(0);
+    assertEquals(List.of(), only.poll(0), "while the executor holds the attempt, its one slot stays taken");
+    assertEquals(1, s.dispatcher.runningAttempts(true));
+    only.forget(first); // its report lost on the way
+    AttemptAssignment again = only.awaitRunning(1).get(0);
+    assertEquals(first.index(), again.index());
+    assertNotEquals(first.attemptId(), again.attemptId());
+    only.succeed(again);
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(job).status().getState());
+    assertEquals(1, counter(job, JobCounter.NUM_KILLED_MAPS), "the attempt lost on the way counts killed");
+    assertEquals(0, s.dispatcher.runningAttempts(true));
+  }
+
+  @Test
+  void anAttemptGivenUpOnFreesItsSlotOnceItsExecutorNoLongerHoldsIt() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor slow = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    JobRun job = s.submit(1, 0);
+    AttemptAssignment attempt = slow.awaitRunning(1).get(0);
+    job.terminate("killed by the test");
+    assertEquals(1, s.dispatcher.giveUpOverdue(System.nanoTime() + 2 * HOUR * 1_000_000L, HOUR * 1_000_000L));
+    assertEquals(JobStatus.State.KILLED, awaitEnd(job).status().getState());
+    slow.poll(0);
+    assertEquals(1, s.dispatcher.runningAttempts(true), "held by its executor: the slot stays taken");
+    slow.forget(attempt); // its end never reported
+    slow.poll(0);
+    assertEquals(0, s.dispatcher.runningAttempts(true), "the slot is free");
+    assertEquals(List.of("executor 1 (" + H1 + ", container_1): 0 of 1 slots busy"), s.dispatcher.executorLoads());
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   /** The executor reports the attempt's success from another thread (so the test may hold the job's lock meanwhile). */

@@ -111,8 +111,14 @@ final class FakeExecutor {
     }
   }
 
+  /** Reports the end, and holds the attempt no longer once the session has it (as an executor does). */
   private void report(AttemptAssignment attempt, AttemptResult result) throws IOException {
-    running.remove(attempt.attemptId());
     session.attemptDone(id, result);
+    running.remove(attempt.attemptId());
+  }
+
+  /** Drops the attempt without a word to the session, as when its answer or report was lost on the way. */
+  void forget(AttemptAssignment attempt) {
+    running.remove(attempt.attemptId());
   }
 }

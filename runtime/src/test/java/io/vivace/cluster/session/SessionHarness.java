@@ -50,7 +50,16 @@ final class SessionHarness implements AutoCloseable {
 
   /** {@code maps} maps whose input is anywhere. */
   JobRun submit(int maps, int reduces) throws IOException, InterruptedException {
-    return submit(java.util.Collections.nCopies(maps, new String[0]), reduces);
+    return submit(maps, reduces, job -> { });
+  }
+
+  /** {@code maps} maps whose input is anywhere, with {@code more} of the job's own settings. */
+  JobRun submit(int maps, int reduces, java.util.function.Consumer<org.apache.hadoop.mapred.JobConf> more)
+      throws IOException, InterruptedException {
+    StagedJob staged = StagedJob.stage(dir, CLUSTER, nextJob++, java.util.Collections.nCopies(maps, new String[0]),
+        reduces, more);
+    jobs.submitJob(staged.id(), staged.submitDir().toString(), new Credentials());
+    return jobs.job(staged.id());
   }
 
   static JobRun awaitEnd(JobRun job) throws InterruptedException {
