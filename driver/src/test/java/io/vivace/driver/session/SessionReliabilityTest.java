@@ -148,6 +148,7 @@ class SessionReliabilityTest {
         && master.contains("Executor 1 joined"), "the master's syslog (" + syslogs + "):\n" + master);
     assertTrue(executors.contains("Task attempt attempt_") && executors.contains(" succeeded in "),
         "the executors' syslogs:\n" + executors);
+    assertFalse(master.contains("no longer holds it"), "no attempt taken off a live executor that held it:\n" + master);
   }
 
   @Test
