@@ -66,13 +66,22 @@ final class AsyncYarnClients implements YarnClients {
   }
 
   @Override
-  public void requestContainer(Resource size) {
-    resourceManager.addContainerRequest(new AMRMClient.ContainerRequest(size, null, null, PRIORITY));
+  public void requestContainer(Resource size, List<String> nodes) {
+    resourceManager.addContainerRequest(request(size, nodes));
   }
 
   @Override
-  public void cancelRequest(Resource size) {
-    resourceManager.removeContainerRequest(new AMRMClient.ContainerRequest(size, null, null, PRIORITY));
+  public void cancelRequest(Resource size, List<String> nodes) {
+    resourceManager.removeContainerRequest(request(size, nodes));
+  }
+
+  /**
+   * Relaxed locality on every request (YARN refuses requests of one priority that mix relaxed and
+   * strict locality at a location); YARN's client adds the racks of the nodes named, and the cluster.
+   */
+  private static AMRMClient.ContainerRequest request(Resource size, List<String> nodes) {
+    return new AMRMClient.ContainerRequest(size, nodes.isEmpty() ? null : nodes.toArray(new String[0]), null,
+        PRIORITY, true);
   }
 
   @Override
