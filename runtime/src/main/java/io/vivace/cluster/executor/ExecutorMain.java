@@ -57,6 +57,7 @@ public final class ExecutorMain {
   private final WorkerPool.JobQueue queue;
   private final AttemptThreads<AttemptAssignment> running;
   private final long graceNanos;
+  private final AttemptEndReporter reporter;
   /** Attempts given to this executor that wait for a worker; those asked to stop meanwhile, marked. */
   private final java.util.Map<String, Boolean> waiting = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -70,6 +71,7 @@ public final class ExecutorMain {
     this.queue = pool.register();
     this.running = new AttemptThreads<>(pool);
     this.graceNanos = graceNanos;
+    this.reporter = new AttemptEndReporter(master, id);
   }
 
   public static void main(String[] args) throws Exception {
@@ -203,11 +205,7 @@ public final class ExecutorMain {
   }
 
   private void report(AttemptResult result) {
-    try {
-      master.attemptDone(id, result);
-    } catch (IOException e) {
-      LOG.error("could not report the end of " + result.attemptId() + " to the session's master", e);
-    }
+    reporter.report(result);
   }
 
   private StatusBatch statuses() {
