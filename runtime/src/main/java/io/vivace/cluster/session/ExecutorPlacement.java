@@ -2,17 +2,20 @@ package io.vivace.cluster.session;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which nodes the session's next executor containers are asked for on: the hosts of the waiting
- * maps' input that have no executor and no container asked for yet, one container each, the host
- * with the most waiting maps no chosen host holds first (then the most waiting maps), so that the
- * executors spread over the hosts holding the input, as MapReduce asks for each map's container on
- * its split's hosts. Containers beyond those hosts are asked for anywhere.
+ * maps' input that have no executor and no container asked for yet, one container each, first the
+ * host holding the most waiting maps that neither those hosts nor the hosts chosen before hold (then
+ * the host holding the most waiting maps), so that the executors spread over the hosts holding the
+ * input, as MapReduce asks for each map's container on its split's hosts. Containers beyond those
+ * hosts are asked for anywhere.
  */
 final class ExecutorPlacement {
 
@@ -25,7 +28,7 @@ final class ExecutorPlacement {
    * for), compared without case as host names are.
    */
   static List<String> hostsFor(int containers, List<String[]> mapInputs, Collection<String> taken) {
-    List<String> excluded = new ArrayList<>();
+    Set<String> excluded = new HashSet<>();
     for (String host : taken) {
       excluded.add(host.toLowerCase(Locale.ROOT));
     }
@@ -40,6 +43,7 @@ final class ExecutorPlacement {
     }
     List<String> chosen = new ArrayList<>();
     List<String[]> uncovered = new ArrayList<>(mapInputs);
+    uncovered.removeIf(hosts -> excluded.stream().anyMatch(host -> holds(hosts, host)));
     while (chosen.size() < containers && chosen.size() < names.size()) {
       String best = null;
       int bestUncovered = -1;
