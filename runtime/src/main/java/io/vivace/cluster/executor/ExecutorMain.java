@@ -58,6 +58,7 @@ public final class ExecutorMain {
   private final WorkerPool.JobQueue queue;
   private final AttemptThreads<AttemptAssignment> running;
   private final long graceNanos;
+  private final AttemptEndReporter reporter;
   /** Attempts given to this executor that wait for a worker; those asked to stop meanwhile, marked. */
   private final java.util.Map<String, Boolean> waiting = new java.util.concurrent.ConcurrentHashMap<>();
   /** Every attempt given to this executor whose end the session has not taken yet (its report returns). */
@@ -73,6 +74,7 @@ public final class ExecutorMain {
     this.queue = pool.register();
     this.running = new AttemptThreads<>(pool);
     this.graceNanos = graceNanos;
+    this.reporter = new AttemptEndReporter(master, id);
   }
 
   public static void main(String[] args) throws Exception {
@@ -228,9 +230,7 @@ public final class ExecutorMain {
   /** Reports the attempt's end; from then on the executor no longer holds it, reported or not. */
   private void report(AttemptResult result) {
     try {
-      master.attemptDone(id, result);
-    } catch (IOException e) {
-      LOG.error("could not report the end of " + result.attemptId() + " to the session's master", e);
+      reporter.report(result);
     } finally {
       held.remove(result.attemptId());
     }

@@ -1,6 +1,9 @@
 package io.vivace.cluster.session;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -36,6 +39,8 @@ final class AsyncYarnClients implements YarnClients {
 
   private final AMRMClientAsync<AMRMClient.ContainerRequest> resourceManager;
   private final NMClientAsync nodeManagers;
+  /** The requests made and not taken back, by the nodes they name. */
+  private final Map<List<String>, Deque<AMRMClient.ContainerRequest>> requests = new HashMap<>();
   private volatile Events events;
 
   AsyncYarnClients(Configuration conf, long rmTimeoutMs) {
@@ -66,13 +71,35 @@ final class AsyncYarnClients implements YarnClients {
   }
 
   @Override
-  public void requestContainer(Resource size) {
-    resourceManager.addContainerRequest(new AMRMClient.ContainerRequest(size, null, null, PRIORITY));
+  public void requestContainer(Resource size, List<String> nodes) {
+    AMRMClient.ContainerRequest request = request(size, nodes);
+    synchronized (requests) {
+      requests.computeIfAbsent(List.copyOf(nodes), n -> new ArrayDeque<>()).add(request);
+    }
+    resourceManager.addContainerRequest(request);
   }
 
   @Override
-  public void cancelRequest(Resource size) {
-    resourceManager.removeContainerRequest(new AMRMClient.ContainerRequest(size, null, null, PRIORITY));
+  public void cancelRequest(Resource size, List<String> nodes) {
+    AMRMClient.ContainerRequest request;
+    synchronized (requests) {
+      Deque<AMRMClient.ContainerRequest> made = requests.get(nodes);
+      request = made == null ? null : made.poll();
+      if (made != null && made.isEmpty()) {
+        requests.remove(nodes);
+      }
+    }
+    // the request made: YARN's client also forgets it among those it matches containers with
+    resourceManager.removeContainerRequest(request != null ? request : request(size, nodes));
+  }
+
+  /**
+   * Relaxed locality on every request (YARN refuses requests of one priority that mix relaxed and
+   * strict locality at a location); YARN's client adds the racks of the nodes named, and the cluster.
+   */
+  private static AMRMClient.ContainerRequest request(Resource size, List<String> nodes) {
+    return new AMRMClient.ContainerRequest(size, nodes.isEmpty() ? null : nodes.toArray(new String[0]), null,
+        PRIORITY, true);
   }
 
   @Override

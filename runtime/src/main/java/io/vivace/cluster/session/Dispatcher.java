@@ -643,8 +643,14 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return chosen;
   }
 
-  /** The job's launch for this executor's slot: its first map near the executor, else one that waited enough. */
+  /**
+   * The job's launch for this executor's slot: its first launch that may run there at once (a map
+   * whose input is on the executor's host or nowhere, a reduce whose maps' outputs are all known),
+   * else its first map that has waited {@code vivace.session.locality.wait.ms} or whose input's
+   * hosts have no executor. A map past its wait thus still leaves the slot to a map near it.
+   */
   private Chosen chooseIn(RemoteJobExecutor job, Executor executor, long now) {
+    Chosen later = null;
     for (RemoteJobExecutor.Launch launch : job.queue) {
       if (runsOnHost(launch.task(), executor.info.host())) {
         continue; // a speculative attempt: never on the host where its task runs already
@@ -659,13 +665,32 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
         continue;
       }
       String[] hosts = job.submission.splits().locations(launch.task().index());
+      if (hosts.length == 0) {
+        return new Chosen(job, launch, null, null);
+      }
       JobCounter where = locality.of(executor.info.host(), hosts);
-      if (where == JobCounter.DATA_LOCAL_MAPS || hosts.length == 0
-          || now - launch.queuedNanos() >= localityWaitNanos || !locality.anyExecutorOn(hosts, executors.values())) {
-        return new Chosen(job, launch, hosts.length == 0 ? null : where, null);
+      if (where == JobCounter.DATA_LOCAL_MAPS) {
+        return new Chosen(job, launch, where, null);
+      }
+      if (later == null && (now - launch.queuedNanos() >= localityWaitNanos
+          || !locality.anyExecutorOn(hosts, executors.values()))) {
+        later = new Chosen(job, launch, where, null);
       }
     }
-    return null;
+    return later;
+  }
+
+  /** The hosts of the input of each map waiting for a slot (none where its input is anywhere). */
+  synchronized List<String[]> queuedMapHosts() {
+    List<String[]> hosts = new ArrayList<>();
+    for (RemoteJobExecutor job : jobs) {
+      for (RemoteJobExecutor.Launch launch : job.queue) {
+        if (launch.task().isMap()) {
+          hosts.add(job.submission.splits().locations(launch.task().index()));
+        }
+      }
+    }
+    return hosts;
   }
 
   /** Whether an attempt of the task, not asked to stop, runs on an executor on {@code host}. */

@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The session's executor containers, through YARN ({@link YarnClients}): asks the ResourceManager
  * for as many as the work waiting calls for (at least the minimum, never more than the maximum,
- * counting those asked for and those starting), takes back requests no longer needed, gives back at
- * once any container beyond the maximum (YARN may give more than it was asked for), starts an
- * executor JVM in each container kept, gives back executors idle beyond the minimum after their idle
- * timeout, and tells the dispatcher when a container ends (an executor lost).
+ * counting those asked for and those starting), each on a host of the waiting maps' input that has
+ * no executor yet where there is one ({@link ExecutorPlacement}), takes back requests no longer
+ * needed, gives back at once any container beyond the maximum (YARN may give more than it was asked
+ * for), starts an executor JVM in each container kept, gives back executors idle beyond the minimum
+ * after their idle timeout, and tells the dispatcher when a container ends (an executor lost).
  */
 final class ExecutorContainers implements YarnClients.Events {
 
@@ -43,8 +44,11 @@ final class ExecutorContainers implements YarnClients.Events {
   private final Map<ContainerId, Container> started = new LinkedHashMap<>();
   /** Since when (nanos) each idle executor has been idle. */
   private final Map<Integer, Long> idleSince = new HashMap<>();
-  /** Containers asked for and not given yet; since when the oldest of them was asked for. */
-  private int requested;
+  /**
+   * Containers asked for and not given yet, oldest first, each as the nodes it was asked on (none:
+   * anywhere); since when the oldest of them was asked for.
+   */
+  private final List<List<String>> asked = new ArrayList<>();
   private long requestedSinceNanos;
   private volatile String lost;
   /** Why no executor can ever be given (too large for YARN); null when they can. */
@@ -104,25 +108,57 @@ final class ExecutorContainers implements YarnClients.Events {
     int unserved = queued - dispatcher.freeSlots() - starting * settings.slots();
     int more = unserved <= 0 ? 0 : (unserved + settings.slots() - 1) / settings.slots();
     int wanted = Math.max(settings.min(), Math.min(settings.max(), started.size() + more));
-    int have = started.size() + requested;
+    int have = started.size() + asked.size();
     if (have < wanted) {
-      if (requested == 0) {
+      if (asked.isEmpty()) {
         requestedSinceNanos = now;
       }
+      List<String> hosts = ExecutorPlacement.hostsFor(wanted - have, dispatcher.queuedMapHosts(), takenHosts());
       for (int i = have; i < wanted; i++) {
-        yarn.requestContainer(size);
-        requested++;
+        List<String> nodes = i - have < hosts.size() ? List.of(hosts.get(i - have)) : List.of();
+        yarn.requestContainer(size, nodes);
+        asked.add(nodes);
       }
-      LOG.info("Asked YARN for " + (wanted - have) + " executor containers of " + size + " (" + started.size()
-          + " started, " + requested + " asked for; " + queued + " launches wait)");
-    } else if (have > wanted && requested > 0) {
-      int cancel = Math.min(requested, have - wanted);
+      LOG.info("Asked YARN for " + (wanted - have) + " executor containers of " + size
+          + (hosts.isEmpty() ? "" : ", on " + hosts + " first") + " (" + started.size() + " started, " + asked.size()
+          + " asked for; " + queued + " launches wait)");
+    } else if (have > wanted && !asked.isEmpty()) {
+      int cancel = Math.min(asked.size(), have - wanted);
       for (int i = 0; i < cancel; i++) {
-        yarn.cancelRequest(size);
-        requested--;
+        yarn.cancelRequest(size, asked.remove(asked.size() - 1));
       }
     }
     releaseIdle(now, queued);
+  }
+
+  /** Hosts with an executor's container, or one asked for. */
+  private List<String> takenHosts() {
+    List<String> taken = new ArrayList<>();
+    for (Container container : started.values()) {
+      taken.add(container.getNodeId().getHost());
+    }
+    for (List<String> nodes : asked) {
+      taken.addAll(nodes);
+    }
+    return taken;
+  }
+
+  /**
+   * The request a container given on {@code host} answers: one asked on its host, else one asked
+   * anywhere, else the oldest (YARN relaxed its node); null when none is outstanding.
+   */
+  private List<String> answeredBy(String host) {
+    for (List<String> nodes : asked) {
+      if (nodes.stream().anyMatch(host::equalsIgnoreCase)) {
+        return nodes;
+      }
+    }
+    for (List<String> nodes : asked) {
+      if (nodes.isEmpty()) {
+        return nodes;
+      }
+    }
+    return asked.isEmpty() ? null : asked.get(0);
   }
 
   private void releaseIdle(long now, int queued) {
@@ -167,13 +203,13 @@ final class ExecutorContainers implements YarnClients.Events {
     if (tooLarge != null) {
       return "no executor can start: " + tooLarge;
     }
-    if (requested > 0) {
+    if (!asked.isEmpty()) {
       Resource headroom = yarn.headroom();
       boolean roomless = headroom != null && (headroom.getMemorySize() < size.getMemorySize()
           || headroom.getVirtualCores() < size.getVirtualCores());
       return "the session has " + executors + " executors (" + slots + " slots, vivace.session.executors.max="
           + settings.max() + ") and has waited " + (now - requestedSinceNanos) / 1_000_000_000L + " s for YARN to give it "
-          + requested + " more containers of " + settings.memoryMb() + " MB and " + settings.vcores() + " vcores"
+          + asked.size() + " more containers of " + settings.memoryMb() + " MB and " + settings.vcores() + " vcores"
           + (headroom == null ? "" : "; YARN's headroom for the session is " + headroom.getMemorySize() + " MB and "
           + headroom.getVirtualCores() + " vcores")
           + (roomless ? ": other applications hold the cluster's (or the queue's) resources" : "");
@@ -204,9 +240,10 @@ final class ExecutorContainers implements YarnClients.Events {
   @Override
   public synchronized void allocated(List<Container> containers) {
     for (Container container : containers) {
-      if (requested > 0) {
-        requested--;
-        yarn.cancelRequest(size); // given: no longer asked for
+      List<String> answered = answeredBy(container.getNodeId().getHost());
+      if (answered != null) {
+        asked.remove(answered);
+        yarn.cancelRequest(size, answered); // given: no longer asked for
       }
       if (started.size() >= settings.max()) {
         LOG.info("Giving back " + container.getId() + " on " + container.getNodeId() + ": the session has "

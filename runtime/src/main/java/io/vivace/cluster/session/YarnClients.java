@@ -38,11 +38,19 @@ interface YarnClients {
    */
   Resource start(Events events, String host, int rpcPort, String trackingUrl) throws Exception;
 
-  /** Asks the ResourceManager for one more container of {@code size}. */
-  void requestContainer(Resource size);
+  /**
+   * Asks the ResourceManager for one more container of {@code size}, on one of {@code nodes} when
+   * it can (none: anywhere). Locality is relaxed: a node the scheduler cannot serve gives way, after
+   * its locality delay, to the node's rack, then to any node, so the request is never stuck.
+   */
+  void requestContainer(Resource size, List<String> nodes);
 
-  /** Takes back one request for a container of {@code size} (given, or no longer needed). */
-  void cancelRequest(Resource size);
+  /**
+   * Takes back one request for a container of {@code size} on {@code nodes} (given, or no longer
+   * needed): the one made with the same nodes, so that the ResourceManager's count for each node,
+   * rack and the cluster stays what the session still asks for.
+   */
+  void cancelRequest(Resource size, List<String> nodes);
 
   /** Starts {@code context} in {@code container} on its NodeManager. */
   void launch(Container container, ContainerLaunchContext context);

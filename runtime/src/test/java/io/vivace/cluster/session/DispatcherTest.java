@@ -123,6 +123,42 @@ class DispatcherTest {
   }
 
   @Test
+  void aMapPastItsWaitLeavesTheSlotToAMapWhoseInputIsOnTheExecutorsHost() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor one = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    JobRun job = s.submit(hosts(H2, H1), 0);
+    awaitQueued(s, 2);
+    AttemptAssignment first = one.awaitRunning(1).get(0);
+    assertEquals(1, first.index(), "the map whose input is on " + H1 + ", though the one queued before it waited enough");
+    FakeExecutor two = FakeExecutor.join(s.dispatcher, "container_2", H2, 1);
+    AttemptAssignment second = two.awaitRunning(1).get(0);
+    assertEquals(0, second.index());
+    one.succeed(first);
+    two.succeed(second);
+    assertEquals(2, counter(awaitEnd(job), JobCounter.DATA_LOCAL_MAPS));
+  }
+
+  @Test
+  void withAnExecutorOnEveryHostEveryMapRunsOnAHostOfItsInput() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor one = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    FakeExecutor two = FakeExecutor.join(s.dispatcher, "container_2", H2, 1);
+    FakeExecutor three = FakeExecutor.join(s.dispatcher, "container_3", H3, 1);
+    List<String[]> input = hosts(H1, H1, H2, H2, H3, H3);
+    JobRun job = s.submit(input, 0);
+    awaitQueued(s, 6);
+    for (int round = 0; round < 2; round++) { // asking in the order least fit for the queue's: the last host's first
+      for (FakeExecutor executor : List.of(three, two, one)) {
+        AttemptAssignment map = executor.awaitRunning(1).get(0);
+        assertEquals(executor.host, input.get(map.index())[0], "where map " + map.index() + " runs");
+        executor.succeed(map);
+      }
+    }
+    assertEquals(6, counter(awaitEnd(job), JobCounter.DATA_LOCAL_MAPS));
+    assertEquals(0, counter(job, JobCounter.RACK_LOCAL_MAPS));
+  }
+
+  @Test
   void aStragglingMapsTwinRunsOnAnotherHostWinsAndItsOutputIsTheOneReducesFetch() throws Exception {
     SessionHarness s = session(0);
     FakeExecutor slow = FakeExecutor.join(s.dispatcher, "container_1", H1, 2);

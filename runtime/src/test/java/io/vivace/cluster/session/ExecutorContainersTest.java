@@ -22,11 +22,17 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link FakeYarn}) and the real dispatcher with real jobs: as many containers as waiting work
  * calls for within the minimum and maximum, never more executors than the maximum whatever YARN
  * gives, requests taken back when the work is gone, idle executors given back, lost ones replaced,
- * and a job with no slot told what it waits for.
+ * and a job with no slot told what it waits for; containers asked for on the hosts of the waiting
+ * maps' input that have no executor, one each, and the maps then run on their input's hosts.
  */
 class ExecutorContainersTest {
 
   private static final String HOST = "198.18.0.1";
+  private static final String H1 = HOST;
+  private static final String H2 = "198.18.0.2";
+  private static final String H3 = "198.18.0.3";
+  private static final String H4 = "198.18.0.4";
+  private static final String H5 = "198.18.0.5";
   private static final long SECOND = 1_000_000_000L;
 
   @TempDir
@@ -52,7 +58,7 @@ class ExecutorContainersTest {
 
   /** The executor of a launched container joins the session (as its JVM would, once started). */
   private FakeExecutor joins(Container container, int slots) throws Exception {
-    return FakeExecutor.join(session.dispatcher, container.getId().toString(), HOST, slots);
+    return FakeExecutor.join(session.dispatcher, container.getId().toString(), container.getNodeId().getHost(), slots);
   }
 
   @Test
@@ -77,6 +83,50 @@ class ExecutorContainersTest {
       executor.poll(50);
       executor.succeedAll();
     }
+  }
+
+  @Test
+  void containersAreAskedForOnTheHostsOfTheWaitingMapsInputOneEachThenAnywhere() throws Exception {
+    ExecutorContainers pool = pool(1, 6, 1);
+    pool.balance(0);
+    assertEquals(List.of(List.of()), yarn.asks, "the minimum, anywhere: no work tells where");
+    joins(yarn.give(1, H1).get(0), 1);
+    session.submit(List.of(new String[] {H1, H2}, new String[] {H1, H3}, new String[] {H2, H3}, new String[] {H2},
+        new String[] {H3, H4}, new String[] {H1, H4}, new String[] {H2, H4}, new String[] {H3}), 0);
+    awaitQueued(8);
+    pool.balance(SECOND);
+    assertEquals(List.of(List.of(H2), List.of(H3), List.of(H4), List.of(), List.of()), yarn.asks,
+        "8 launches, 1 free slot: 5 more executors, first one on each host of the input without one, "
+        + "the one holding the most maps first, then anywhere");
+    yarn.give(1, H3);
+    assertEquals(List.of(List.of(H2), List.of(H4)), yarn.namedAsks(), "the request on the container's host taken back");
+    yarn.give(1, H5);
+    assertEquals(List.of(List.of(H2), List.of(H4)), yarn.namedAsks(), "one asked anywhere taken back");
+    yarn.give(2, H5);
+    assertEquals(List.of(List.of(H4)), yarn.namedAsks(), "YARN relaxed a node: the oldest request taken back");
+    assertEquals(1, yarn.outstanding);
+  }
+
+  @Test
+  void withExecutorsOnTheHostsAskedForEveryMapRunsOnAHostOfItsInput() throws Exception {
+    ExecutorContainers pool = pool(1, 4, 2);
+    pool.balance(0);
+    FakeExecutor first = joins(yarn.give(1, H1).get(0), 2);
+    JobRun job = session.submit(List.of(new String[] {H1, H2}, new String[] {H1, H3}, new String[] {H2, H3},
+        new String[] {H2}, new String[] {H3, H4}, new String[] {H1, H4}, new String[] {H2, H4}, new String[] {H3}), 0);
+    awaitQueued(8);
+    pool.balance(SECOND);
+    assertEquals(List.of(List.of(H2), List.of(H3), List.of(H4)), yarn.asks);
+    List<FakeExecutor> executors = new java.util.ArrayList<>(List.of(first));
+    for (List<String> nodes : List.copyOf(yarn.asks)) {
+      executors.add(joins(yarn.give(1, nodes.get(0)).get(0), 2));
+    }
+    for (FakeExecutor executor : executors) {
+      executor.awaitRunning(2);
+      executor.succeedAll();
+    }
+    SessionHarness.awaitEnd(job);
+    assertEquals(8, SessionHarness.counter(job, org.apache.hadoop.mapreduce.JobCounter.DATA_LOCAL_MAPS));
   }
 
   @Test

@@ -17,8 +17,9 @@ import org.apache.hadoop.yarn.api.records.Resource;
 
 /**
  * YARN as the session's master sees it, played by the test: it records what the session asks
- * (containers requested and taken back, launched, stopped, released) and gives containers, ends
- * them or loses the ResourceManager when the test says so.
+ * (containers requested, on which nodes, and taken back, launched, stopped, released) and gives
+ * containers, ends them or loses the ResourceManager when the test says so. Taking back a request
+ * never made (no outstanding one names the same nodes) fails, as it would leave YARN's counts wrong.
  */
 final class FakeYarn implements YarnClients {
 
@@ -28,6 +29,8 @@ final class FakeYarn implements YarnClients {
   Events events;
   /** Containers asked for and not yet given or taken back. */
   int outstanding;
+  /** The nodes each of those was asked on (none: anywhere), in the order asked. */
+  final List<List<String>> asks = new ArrayList<>();
   final List<Container> launched = new ArrayList<>();
   final List<ContainerId> stopped = new ArrayList<>();
   final List<ContainerId> released = new ArrayList<>();
@@ -45,13 +48,22 @@ final class FakeYarn implements YarnClients {
   }
 
   @Override
-  public synchronized void requestContainer(Resource size) {
+  public synchronized void requestContainer(Resource size, List<String> nodes) {
     outstanding++;
+    asks.add(List.copyOf(nodes));
   }
 
   @Override
-  public synchronized void cancelRequest(Resource size) {
+  public synchronized void cancelRequest(Resource size, List<String> nodes) {
+    if (!asks.remove(nodes)) {
+      throw new IllegalStateException("no request on " + nodes + " to take back: " + asks);
+    }
     outstanding--;
+  }
+
+  /** The nodes named by the requests outstanding (one list per request naming any). */
+  synchronized List<List<String>> namedAsks() {
+    return asks.stream().filter(nodes -> !nodes.isEmpty()).toList();
   }
 
   @Override
