@@ -85,9 +85,11 @@ public final class ExecutorMain {
     ExecutorProtocol master = SessionRpc.proxy(ExecutorProtocol.class, masterAddress, conf, session,
         UserGroupInformation.createRemoteUser(session.owner()));
     ShuffleMemory memory = new ShuffleMemory(VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20);
-    ExecutorJobs jobs = new ExecutorJobs(conf, memory);
+    java.util.concurrent.atomic.AtomicInteger registeredAs = new java.util.concurrent.atomic.AtomicInteger(-1);
+    ExecutorJobs jobs = new ExecutorJobs(conf, memory, jobId -> master.describedJob(registeredAs.get(), jobId));
     ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, session.secret());
     int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
+    registeredAs.set(id);
     LOG.info("Executor " + id + " of the session at " + masterAddress + ": " + slots + " slots, shuffle port "
         + shuffle.port() + ", " + shuffle.transport());
     ExecutorMain executor = new ExecutorMain(master, id, jobs, shuffle, slots,
