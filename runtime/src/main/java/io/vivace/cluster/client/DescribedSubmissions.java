@@ -44,6 +44,12 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DescribedSubmissions.class);
   private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+  /**
+   * The scheme of {@code client/StagingFileSystem}, the local file system the embedded engine's
+   * jobs are staged on, which reads and sets permissions without forking {@code ls} and
+   * {@code chmod} (found by its scheme: that package is the session client's caller).
+   */
+  private static final String STAGING_SCHEME = "vivace-staging";
 
   private final SessionClientProtocol session;
   private final Configuration conf;
@@ -71,13 +77,13 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
       case "getSystemDir" -> {
         File folder = localFolder();
         if (folder != null) {
-          return new Path(folder.toURI()).toString();
+          return onStagingFileSystem(folder);
         }
       }
       case "getStagingAreaDir" -> {
         File folder = localFolder();
         if (folder != null) {
-          return new Path(new File(folder, ".staging").toURI()).toString();
+          return onStagingFileSystem(new File(folder, ".staging"));
         }
       }
       case "submitJob" -> {
@@ -135,10 +141,14 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
     return folder;
   }
 
+  private static String onStagingFileSystem(File folder) {
+    return new Path(STAGING_SCHEME, null, folder.getAbsolutePath()).toString();
+  }
+
   /** The job's folder when the job client wrote it into this client's local folder; else null. */
   private static File localSubmitDir(String submitDir) {
     Path dir = new Path(submitDir);
-    if (!"file".equals(dir.toUri().getScheme())) {
+    if (!STAGING_SCHEME.equals(dir.toUri().getScheme())) {
       return null;
     }
     String user;
