@@ -2,6 +2,7 @@ package io.vivace.cluster.client;
 
 import io.vivace.cluster.SessionEndNote;
 import io.vivace.cluster.rpc.ProxyObjectMethods;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.rpc.SessionUnreachableException;
 import java.io.Closeable;
@@ -47,9 +48,9 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
     this.application = application;
   }
 
-  static ClientProtocol around(ClientProtocol session, Configuration conf, ApplicationId application) {
-    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
-        new Class<?>[] {ClientProtocol.class}, new EndedSessionJobs(session, conf, application));
+  static SessionClientProtocol around(SessionClientProtocol session, Configuration conf, ApplicationId application) {
+    return (SessionClientProtocol) Proxy.newProxyInstance(SessionClientProtocol.class.getClassLoader(),
+        new Class<?>[] {SessionClientProtocol.class}, new EndedSessionJobs(session, conf, application));
   }
 
   @Override

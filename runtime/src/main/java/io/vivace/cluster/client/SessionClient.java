@@ -2,6 +2,7 @@ package io.vivace.cluster.client;
 
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.SessionFiles;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.cluster.rpc.SessionControlProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
@@ -72,11 +73,13 @@ public final class SessionClient {
    * that a warm client asks YARN nothing per job while its session answers, and its address for the
    * user's next JVMs ({@link SessionAddresses}), so that a cold client does not either. A job jar that is a
    * local file is pointed at its copy on the cluster's file system, uploaded once ({@link JobJars}),
-   * so that Hadoop's job client does not stage it with every job.
+   * so that Hadoop's job client does not stage it with every job; a job that then needs nothing
+   * staged is sent to the session as its description, with no write to the cluster's file system
+   * ({@link DescribedSubmissions}).
    */
   public static ClientProtocol connect(Configuration conf) throws IOException {
     String name = VivaceConf.get(conf, "vivace.session.name");
-    ClientProtocol client = SessionConnections.JVM.client(SessionConnections.key(conf, name), conf,
+    SessionClientProtocol client = SessionConnections.JVM.client(SessionConnections.key(conf, name), conf,
         lookup(conf, name), session -> EndedSessionJobs.around(session.protocol(), conf,
             ApplicationId.fromString(session.session().application())));
     try {
@@ -84,7 +87,7 @@ public final class SessionClient {
     } catch (IOException e) {
       LOG.warn("The job jar is staged with the job instead: " + e.getMessage());
     }
-    return WaitingNotes.around(client);
+    return DescribedSubmissions.around(WaitingNotes.around(client), conf);
   }
 
   /**

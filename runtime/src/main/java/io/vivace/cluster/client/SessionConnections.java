@@ -1,6 +1,7 @@
 package io.vivace.cluster.client;
 
 import io.vivace.cluster.rpc.ProxyObjectMethods;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.rpc.SessionUnreachableException;
 import io.vivace.cluster.security.SessionAccess;
@@ -61,7 +62,7 @@ final class SessionConnections {
   }
 
   /** A session kept with its connection (shared: closing it does nothing) and its check. */
-  record Kept(Found session, ClientProtocol protocol, ClientProtocol check) {
+  record Kept(Found session, SessionClientProtocol protocol, ClientProtocol check) {
   }
 
   static {
@@ -131,33 +132,47 @@ final class SessionConnections {
 
   /**
    * A job client's protocol on the session kept for {@code key} ({@link #connect}), each session's
-   * wrapped by {@code around}. Until the client has a job id from its session, a call that finds the
+   * wrapped by {@code around}. Until the session has taken the client's job, a call that finds the
    * session gone (it ended after the check that it answers, as one killed through YARN does while
-   * its master is still up) is made once more on the session looked for anew: none of the client's
-   * state is on the session yet. Once it has a job id, its calls stay with that session.
+   * its master is still up) is made once more on the session looked for anew: nothing of the job
+   * is on the session yet. That holds for the submission itself too: a job whose id came from a
+   * session that has since ended is started over on the session YARN names now, under that id (a
+   * session takes a job under any id it has not run). A submission is not made again on the session
+   * it failed on: when YARN still names that one, the failure stands. Once the session has the job,
+   * the client's calls stay with it.
    */
-  ClientProtocol client(String key, Configuration conf, Lookup lookup,
-                        Function<Kept, ClientProtocol> around) throws IOException {
-    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
-        new Class<?>[] {ClientProtocol.class}, new UntilAJob(key, conf, lookup, around));
+  SessionClientProtocol client(String key, Configuration conf, Lookup lookup,
+                               Function<Kept, SessionClientProtocol> around) throws IOException {
+    return (SessionClientProtocol) Proxy.newProxyInstance(SessionClientProtocol.class.getClassLoader(),
+        new Class<?>[] {SessionClientProtocol.class}, new UntilSubmitted(key, conf, lookup, around));
+  }
+
+  private static boolean isSubmission(Method method) {
+    return method.getName().equals("submitJob") || method.getName().equals("submitDescribedJob");
   }
 
   /** The handler of {@link #client}. */
-  private final class UntilAJob implements InvocationHandler, Closeable {
+  private final class UntilSubmitted implements InvocationHandler, Closeable {
     private final String key;
     private final Configuration conf;
     private final Lookup lookup;
-    private final Function<Kept, ClientProtocol> around;
-    private volatile ClientProtocol session;
-    private volatile boolean hasAJob;
+    private final Function<Kept, SessionClientProtocol> around;
+    private volatile SessionClientProtocol session;
+    private volatile String application;
+    private volatile boolean submitted;
 
-    UntilAJob(String key, Configuration conf, Lookup lookup, Function<Kept, ClientProtocol> around)
+    UntilSubmitted(String key, Configuration conf, Lookup lookup, Function<Kept, SessionClientProtocol> around)
         throws IOException {
       this.key = key;
       this.conf = conf;
       this.lookup = lookup;
       this.around = around;
-      this.session = around.apply(connect(key, conf, lookup));
+      use(connect(key, conf, lookup));
+    }
+
+    private void use(Kept kept) {
+      session = around.apply(kept);
+      application = kept.session().application();
     }
 
     @Override
@@ -168,14 +183,22 @@ final class SessionConnections {
       try {
         return call(method, args);
       } catch (SessionUnreachableException e) {
-        if (hasAJob) {
+        if (submitted) {
           throw e;
         }
-        LOG.info("The Vivace session went away before this client's job reached it (" + e.getMessage()
+        LOG.info("The Vivace session went away before it took this client's job (" + e.getMessage()
             + "); looking for the session again");
+        String failedOn = application;
         kept.remove(key); // YARN, not the check, says whether it is over: its master may still be ending
         addresses.forget(key);
-        session = around.apply(connect(key, conf, lookup));
+        Kept found = connect(key, conf, lookup);
+        if (isSubmission(method) && found.session().application().equals(failedOn)) {
+          throw e; // the session may hold the job: it is not submitted twice
+        }
+        use(found);
+        if (isSubmission(method)) {
+          LOG.info("Starting job " + args[0] + " over on Vivace session " + application);
+        }
         return call(method, args);
       }
     }
@@ -187,8 +210,8 @@ final class SessionConnections {
       } catch (InvocationTargetException e) {
         throw e.getCause();
       }
-      if (method.getName().equals("getNewJobID")) {
-        hasAJob = true;
+      if (isSubmission(method)) {
+        submitted = true;
       }
       return result;
     }
@@ -231,7 +254,8 @@ final class SessionConnections {
 
   private static Kept open(Found found, Configuration conf) throws IOException {
     UserGroupInformation user = UserGroupInformation.getCurrentUser();
-    ClientProtocol rpc = SessionRpc.proxy(ClientProtocol.class, found.address(), conf, found.access(), user);
+    SessionClientProtocol rpc = SessionRpc.proxy(SessionClientProtocol.class, found.address(), conf, found.access(),
+        user);
     Configuration once = new Configuration(conf);
     once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY, CHECK_CONNECT_TIMEOUT_MILLIS);
     once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
@@ -241,15 +265,15 @@ final class SessionConnections {
   }
 
   /** {@code rpc} with a {@code close} that leaves it open, for the clients that share it. */
-  private static ClientProtocol shared(ClientProtocol rpc) {
-    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
-        new Class<?>[] {ClientProtocol.class}, new Shared(rpc));
+  private static SessionClientProtocol shared(SessionClientProtocol rpc) {
+    return (SessionClientProtocol) Proxy.newProxyInstance(SessionClientProtocol.class.getClassLoader(),
+        new Class<?>[] {SessionClientProtocol.class}, new Shared(rpc));
   }
 
   private static final class Shared implements InvocationHandler, Closeable {
-    private final ClientProtocol rpc;
+    private final SessionClientProtocol rpc;
 
-    Shared(ClientProtocol rpc) {
+    Shared(SessionClientProtocol rpc) {
       this.rpc = rpc;
     }
 

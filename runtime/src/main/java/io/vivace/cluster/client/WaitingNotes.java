@@ -1,6 +1,7 @@
 package io.vivace.cluster.client;
 
 import io.vivace.cluster.rpc.ProxyObjectMethods;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import java.io.Closeable;
 import java.lang.reflect.InvocationHandler;
@@ -32,9 +33,9 @@ final class WaitingNotes implements InvocationHandler, Closeable {
     this.session = session;
   }
 
-  static ClientProtocol around(ClientProtocol session) {
-    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
-        new Class<?>[] {ClientProtocol.class}, new WaitingNotes(session));
+  static SessionClientProtocol around(SessionClientProtocol session) {
+    return (SessionClientProtocol) Proxy.newProxyInstance(SessionClientProtocol.class.getClassLoader(),
+        new Class<?>[] {SessionClientProtocol.class}, new WaitingNotes(session));
   }
 
   @Override

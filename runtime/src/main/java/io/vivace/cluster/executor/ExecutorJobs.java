@@ -6,6 +6,7 @@ import io.vivace.exec.LocalJob;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.MapOutput;
 import io.vivace.shuffle.ShuffleMemory;
+import io.vivace.submit.JobDescription;
 import io.vivace.submit.Submission;
 import io.vivace.submit.SubmissionLoader;
 import java.io.IOException;
@@ -13,16 +14,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.io.File;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.JobID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The jobs an executor has run attempts of: each read back from its staging folder on the cluster's
- * file system on its first attempt here (configuration, cache, class path, sandbox, splits) into the
- * executor's own local folders ({@code cluster/ContainerDirs}), with the map outputs made here,
- * until the session says the job is over. Jobs load one at a time each, side by side with others.
+ * The jobs an executor has run attempts of: each read back on its first attempt here
+ * (configuration, cache, class path, sandbox, splits) into the executor's own local folders
+ * ({@code cluster/ContainerDirs}), from the description the session holds of it, written into a
+ * folder here, or, for a job staged on the cluster's file system, from its staging folder; with the
+ * map outputs made here, until the session says the job is over. Jobs load one at a time each, side
+ * by side with others.
  */
 final class ExecutorJobs {
 
@@ -32,19 +39,34 @@ final class ExecutorJobs {
   record Job(LocalJob local, Map<Integer, String> outputAttempts) {
   }
 
+  /** Where the descriptions of jobs submitted by description are read: the session's master. */
+  interface Descriptions {
+    /** The job's description; one not present when the job was staged on the cluster's file system. */
+    JobDescription of(String jobId) throws IOException;
+  }
+
   /** A job's place here: loaded by its first attempt, while the others of the job wait. */
   private static final class Slot {
     Job job;
     boolean finished;
+    /** The folder its description was written into; null for a job read from its staging folder. */
+    File described;
   }
 
   private final Configuration conf;
   private final ShuffleMemory shuffleMemory;
+  private final Descriptions descriptions;
   private final Map<String, Slot> jobs = new ConcurrentHashMap<>();
 
+  /** Jobs that are all read from their staging folders. */
   ExecutorJobs(Configuration conf, ShuffleMemory shuffleMemory) {
+    this(conf, shuffleMemory, jobId -> new JobDescription());
+  }
+
+  ExecutorJobs(Configuration conf, ShuffleMemory shuffleMemory, Descriptions descriptions) {
     this.conf = conf;
     this.shuffleMemory = shuffleMemory;
+    this.descriptions = descriptions;
   }
 
   /** The assignment's job, read back on first use. */
@@ -56,15 +78,45 @@ final class ExecutorJobs {
       }
       if (slot.job == null) {
         long start = System.nanoTime();
-        Submission submission = SubmissionLoader.load(JobID.forName(assignment.jobId()), assignment.submitDir(),
-            assignment.credentials(), conf);
+        String submitDir = submitDir(assignment, slot);
+        Submission submission;
+        try {
+          submission = SubmissionLoader.load(JobID.forName(assignment.jobId()), submitDir,
+              assignment.credentials(), conf);
+        } catch (IOException | RuntimeException e) {
+          deleteDescribed(slot);
+          throw e;
+        }
         SegmentCodec codec = submission.conf().getNumReduceTasks() > 0
             ? SegmentCodec.forJob(submission.conf()) : SegmentCodec.NONE;
         slot.job = new Job(new LocalJob(submission, shuffleMemory, codec, false), new ConcurrentHashMap<>());
-        LOG.info("Read job " + assignment.jobId() + " back from " + assignment.submitDir() + " into "
+        LOG.info("Read job " + assignment.jobId() + " back from "
+            + (slot.described != null ? "the session's description of it" : submitDir) + " into "
             + submission.jobDir() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
       }
       return slot.job;
+    }
+  }
+
+  /**
+   * Where the job is read from: the folder its description is written into when the session holds
+   * one, else the staging folder the assignment names.
+   */
+  private String submitDir(AttemptAssignment assignment, Slot slot) throws IOException {
+    JobDescription description = descriptions.of(assignment.jobId());
+    if (!description.isPresent()) {
+      return assignment.submitDir();
+    }
+    File dir = new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace-described/" + assignment.jobId());
+    slot.described = dir;
+    description.writeTo(dir);
+    return new Path(dir.toURI()).toString();
+  }
+
+  private static void deleteDescribed(Slot slot) {
+    if (slot.described != null) {
+      FileUtil.fullyDelete(slot.described);
+      slot.described = null;
     }
   }
 
@@ -110,6 +162,7 @@ final class ExecutorJobs {
       slot.finished = true;
       job = slot.job;
       slot.job = null;
+      deleteDescribed(slot);
     }
     if (job == null) {
       return;

@@ -105,10 +105,12 @@ public final class ExecutorMain {
   static void serve(ExecutorProtocol master, Configuration conf, String container, String host, int slots,
                     SessionSecret secret) throws IOException, InterruptedException {
     ShuffleMemory memory = new ShuffleMemory(VivaceConf.getLong(conf, "vivace.shuffle.memory.mb") << 20);
-    ExecutorJobs jobs = new ExecutorJobs(conf, memory);
+    java.util.concurrent.atomic.AtomicInteger registeredAs = new java.util.concurrent.atomic.AtomicInteger(-1);
+    ExecutorJobs jobs = new ExecutorJobs(conf, memory, jobId -> master.describedJob(registeredAs.get(), jobId));
     ExecutorShuffle shuffle = new ExecutorShuffle(conf, host, jobs, memory, secret);
     try {
       int id = master.register(new ExecutorInfo(container, host, shuffle.port(), slots));
+      registeredAs.set(id);
       LOG.info("Executor " + id + ": " + slots + " slots, shuffle port " + shuffle.port() + ", " + shuffle.transport());
       new ExecutorMain(master, id, jobs, shuffle, slots,
           VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") * 1_000_000L).serve();

@@ -1,17 +1,18 @@
 package io.vivace.cluster.rpc;
 
+import io.vivace.submit.JobDescription;
 import java.io.IOException;
 import org.apache.hadoop.ipc.VersionedProtocol;
 
 /**
  * How a session's executors talk to its application master, over Hadoop's RPC: an executor joins,
  * asks for work (the call waits until there is some, or up to {@code waitMillis}, and carries the
- * statuses of every attempt it holds), and reports each attempt's end as soon as it ends, holding
- * the attempt until the report returns.
+ * statuses of every attempt it holds), reads a job submitted by description from the session, and
+ * reports each attempt's end as soon as it ends, holding the attempt until the report returns.
  */
 public interface ExecutorProtocol extends VersionedProtocol {
 
-  long versionID = 3L;
+  long versionID = 4L;
 
   /** Joins the session; returns the executor's id. */
   int register(ExecutorInfo info) throws IOException;
@@ -24,6 +25,13 @@ public interface ExecutorProtocol extends VersionedProtocol {
    * another attempt of its task (a speculative twin) commits, or it is no longer the session's.
    */
   boolean mayCommit(int executorId, String attemptId) throws IOException;
+
+  /**
+   * The description of job {@code jobId} the session holds while the job runs; one that is not
+   * {@link JobDescription#isPresent present} when the job was staged on the cluster's file system
+   * (its attempts name the folder) or is over.
+   */
+  JobDescription describedJob(int executorId, String jobId) throws IOException;
 
   /** An attempt ended. */
   void attemptDone(int executorId, AttemptResult result) throws IOException;

@@ -1,13 +1,27 @@
 package io.vivace.cluster.rpc;
 
+import io.vivace.submit.JobDescription;
+import java.io.IOException;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.security.Credentials;
 
 /**
- * Hadoop's {@link ClientProtocol} as a session's clients speak it. Its calls are ClientProtocol's
- * (the server dispatches them to the session's ClientProtocol); it exists because Hadoop annotates
- * ClientProtocol with the JobTracker's delegation-token selector, and which of the class path's
- * {@code SecurityInfo} providers Hadoop asks first depends on the order of the jars. For this
- * interface only {@link SessionSecurityInfo} answers, so the session's token is always the one sent.
+ * Hadoop's {@link ClientProtocol} as a session's clients speak it, and the session's own way to
+ * submit a job. Its ClientProtocol calls are dispatched to the session's ClientProtocol; it exists
+ * because Hadoop annotates ClientProtocol with the JobTracker's delegation-token selector, and which
+ * of the class path's {@code SecurityInfo} providers Hadoop asks first depends on the order of the
+ * jars. For this interface only {@link SessionSecurityInfo} answers, so the session's token is
+ * always the one sent.
  */
 public interface SessionClientProtocol extends ClientProtocol {
+
+  /**
+   * Submits job {@code jobId} from its description, sent in the call, instead of from a folder
+   * staged on the cluster's file system (as {@link #submitJob} does): the session holds it for the
+   * job's life and gives it to its executors.
+   */
+  JobStatus submitDescribedJob(JobID jobId, JobDescription description, Credentials credentials)
+      throws IOException, InterruptedException;
 }

@@ -49,13 +49,16 @@ public final class SessionRpc {
         .setBindAddress(host).setPort(0).setNumHandlers(handlers).setVerbose(false)
         .setSecretManager(new SessionSecretManager(session)).build();
     server.addProtocol(RPC.RpcKind.RPC_WRITABLE, ClientProtocol.class, clients);
+    if (clients instanceof SessionClientProtocol) { // the session's own calls beside Hadoop's
+      server.addProtocol(RPC.RpcKind.RPC_WRITABLE, SessionClientProtocol.class, clients);
+    }
     server.addProtocol(RPC.RpcKind.RPC_WRITABLE, SessionControlProtocol.class, control);
     return server;
   }
 
   /**
-   * A proxy of {@code protocol} ({@link ClientProtocol}, {@link ExecutorProtocol} or
-   * {@link SessionControlProtocol}) on the
+   * A proxy of {@code protocol} ({@link ClientProtocol}, {@link SessionClientProtocol},
+   * {@link ExecutorProtocol} or {@link SessionControlProtocol}) on the
    * session's server at {@code address}, calling as {@code user} with a token made from the secret
    * {@code session} holds (none if it holds none). The token goes into a copy of {@code user}, never
    * into {@code user} itself. When the session refuses the caller, calls throw a
@@ -82,7 +85,7 @@ public final class SessionRpc {
   }
 
   private static Class<?> wireProtocol(Class<?> protocol) {
-    if (protocol == ClientProtocol.class) {
+    if (protocol == ClientProtocol.class || protocol == SessionClientProtocol.class) {
       return SessionClientProtocol.class;
     }
     if (protocol == ExecutorProtocol.class || protocol == SessionControlProtocol.class) {

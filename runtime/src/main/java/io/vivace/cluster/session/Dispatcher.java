@@ -16,6 +16,7 @@ import io.vivace.scheduler.JobRun;
 import io.vivace.scheduler.TaskInProgress;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.net.MapOutputLocation;
+import io.vivace.submit.JobDescription;
 import io.vivace.submit.Submission;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -64,6 +65,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   private final ExecutorService steps;
   private final long localityWaitNanos;
   private final Locality locality;
+  private final DescribedJobs described = new DescribedJobs();
   private final Map<Integer, Executor> executors = new LinkedHashMap<>();
   private final List<RemoteJobExecutor> jobs = new ArrayList<>();
   private final FairOrder<RemoteJobExecutor> order = new FairOrder<>(job -> job.running);
@@ -349,6 +351,19 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       }
       return new Assignments(attempts, stops, finished, shutdown);
     }
+  }
+
+  /** The descriptions of the jobs submitted by description, which the executors read. */
+  DescribedJobs described() {
+    return described;
+  }
+
+  @Override
+  public JobDescription describedJob(int executorId, String jobId) throws IOException {
+    synchronized (this) {
+      known(executorId);
+    }
+    return described.of(jobId);
   }
 
   @Override

@@ -2,8 +2,10 @@ package io.vivace.cluster.session;
 
 import io.vivace.scheduler.JobsClientProtocol;
 import io.vivace.cluster.ReadBackJobs;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.conf.VivaceConf;
 import io.vivace.scheduler.JobRun;
+import io.vivace.submit.JobDescription;
 import io.vivace.submit.Submission;
 import io.vivace.submit.SubmissionLoader;
 import java.io.IOException;
@@ -30,11 +32,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The jobs of a session, and Hadoop's job client protocol over them, as the session's application
- * master serves it to job clients: a job is staged on the cluster's file system as for MapReduce on
- * YARN, read back here ({@link SubmissionLoader}), scheduled by its {@link JobRun}, run by the
- * session's executors ({@link Dispatcher}).
+ * master serves it to job clients: a job is either sent in the call as its description (held here
+ * for the job's life, {@link DescribedJobs}, written into a folder of the master's own) or staged on
+ * the cluster's file system as for MapReduce on YARN; it is read back here
+ * ({@link SubmissionLoader}), scheduled by its {@link JobRun}, run by the session's executors
+ * ({@link Dispatcher}).
  */
-final class SessionJobs extends JobsClientProtocol {
+final class SessionJobs extends JobsClientProtocol implements SessionClientProtocol {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionJobs.class);
   /** Finished jobs kept for status queries. */
@@ -47,6 +51,7 @@ final class SessionJobs extends JobsClientProtocol {
   private final AtomicInteger nextJobNumber = new AtomicInteger();
   private final Map<String, JobRun> jobs = new LinkedHashMap<>();
   private final java.io.File localHistory;
+  private final java.io.File describedRoot;
   private final Path history;
   /** Jobs the ending session killed whose clients have not yet been answered with their end. */
   private final Set<String> endsUnseen = ConcurrentHashMap.newKeySet();
@@ -57,7 +62,8 @@ final class SessionJobs extends JobsClientProtocol {
   /**
    * {@code clusterId}: the first part of the session's job ids, unique to the session; jobs write
    * their history into {@code localHistory}, and it is copied to {@code vivace.session.history.dir}
-   * on the cluster's file system when they end.
+   * on the cluster's file system when they end. Jobs submitted by description are written into
+   * {@code vivace-described} beside it.
    */
   SessionJobs(Configuration conf, Dispatcher dispatcher, String clusterId, java.io.File localHistory) {
     this.conf = conf;
@@ -66,6 +72,7 @@ final class SessionJobs extends JobsClientProtocol {
     // the grace, the dispatcher's wait for the executor's word beyond it, and the abort
     this.killWaitMillis = VivaceConf.getLong(conf, "vivace.task.kill.grace.ms") + 3000;
     this.localHistory = localHistory;
+    this.describedRoot = new java.io.File(localHistory.getParentFile(), "vivace-described");
     this.history = new Path(VivaceConf.get(conf, "vivace.session.history.dir"));
   }
 
@@ -79,8 +86,41 @@ final class SessionJobs extends JobsClientProtocol {
     return new JobID(clusterId, nextJobNumber.incrementAndGet());
   }
 
+  /**
+   * A job whose client sent it as its description: written into a folder of the master's own and
+   * read back from there, as a staged job is from its staging folder, and held for the executors.
+   */
+  @Override
+  public JobStatus submitDescribedJob(JobID jobId, JobDescription description, Credentials credentials)
+      throws IOException {
+    if (!description.isPresent()) {
+      throw new IOException("job " + jobId + " was submitted without its description");
+    }
+    java.io.File dir = new java.io.File(describedRoot, jobId.toString());
+    if (dir.exists() || job(jobId) != null) {
+      throw new IOException("job " + jobId + " was already submitted");
+    }
+    description.writeTo(dir);
+    dispatcher.described().hold(jobId.toString(), description);
+    try {
+      return submitJob(jobId, new Path(dir.toURI()).toString(), credentials);
+    } catch (IOException | RuntimeException e) {
+      dispatcher.described().release(jobId.toString());
+      org.apache.hadoop.fs.FileUtil.fullyDelete(dir);
+      throw e;
+    }
+  }
+
+  /**
+   * A job staged on the cluster's file system, or described ({@link #submitDescribedJob}). Its id
+   * may be another session's: a client whose session ended between giving it the id and taking its
+   * job starts the job over here, under that id.
+   */
   @Override
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
+    if (job(jobId) != null) {
+      throw new IOException("job " + jobId + " was already submitted");
+    }
     Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
     JobRun[] holder = new JobRun[1];
     JobRun job;
@@ -125,6 +165,7 @@ final class SessionJobs extends JobsClientProtocol {
   }
 
   private void finished(JobRun job) {
+    dispatcher.described().release(job.id().toString());
     org.apache.hadoop.mapreduce.JobStatus status = job.status();
     LOG.info("Job " + job.id() + " ended " + status.getState() + " after "
         + (status.getFinishTime() - status.getStartTime()) / 1000.0 + " s"

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.rpc.ExecutorProtocol;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.cluster.rpc.SessionControlProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
@@ -23,6 +24,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -60,13 +63,21 @@ class SessionConnectionsTest {
     servers.forEach(RPC.Server::stop);
   }
 
-  private static ClientProtocol clients(String cluster) {
-    return (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
-        new Class<?>[] {ClientProtocol.class}, (proxy, method, args) -> switch (method.getName()) {
+  /** The jobs the test's sessions took, as {@code <cluster>:<job id>}. */
+  private final List<String> submissions = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private SessionClientProtocol clients(String cluster) {
+    return (SessionClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {SessionClientProtocol.class}, (proxy, method, args) -> switch (method.getName()) {
           case "getProtocolVersion" -> ClientProtocol.versionID;
           case "getProtocolSignature" -> new ProtocolSignature(ClientProtocol.versionID, null);
           case "getFilesystemName" -> "hdfs://nn:8020";
           case "getNewJobID" -> new JobID(cluster, 1);
+          case "submitJob", "submitDescribedJob" -> {
+            submissions.add(cluster + ":" + args[0]);
+            yield new JobStatus((JobID) args[0], 0f, 0f, 0f, 0f, JobStatus.State.RUNNING,
+                org.apache.hadoop.mapreduce.JobPriority.NORMAL, "alice", "a job", "job.xml", "");
+          }
           default -> throw new UnsupportedOperationException(method.getName());
         });
   }
@@ -118,12 +129,10 @@ class SessionConnectionsTest {
   }
 
   @Test
-  void aCallBeforeTheClientHasAJobIsMadeAgainOnTheSessionFoundAnew() throws Exception {
+  void aCallBeforeTheSessionTookTheJobIsMadeAgainOnTheSessionFoundAnew() throws Exception {
     java.util.concurrent.atomic.AtomicReference<SessionConnections.Found> onYarn =
         new java.util.concurrent.atomic.AtomicReference<>(session("application_1_0001", "one"));
-    Configuration conf = new Configuration(false);
-    conf.setInt("ipc.client.connect.retry.interval", 10);
-    ClientProtocol client = connections.client("rm|alice|default", conf, () -> {
+    ClientProtocol client = connections.client("rm|alice|default", quickConf(), () -> {
       lookups.incrementAndGet();
       return onYarn.get();
     }, SessionConnections.Kept::protocol);
@@ -131,10 +140,50 @@ class SessionConnectionsTest {
     onYarn.set(session("application_1_0002", "two"));
     assertEquals(new JobID("two", 1), client.getNewJobID(), "the call made again on the new session");
     assertEquals(2, lookups.get());
-    servers.get(1).stop();
-    org.junit.jupiter.api.Assertions.assertThrows(io.vivace.cluster.rpc.SessionUnreachableException.class,
-        client::getNewJobID, "a client with a job id of a session stays with it");
+  }
+
+  /**
+   * The race of a session killed through YARN: the client got its job id from the session's master
+   * before the master heard of its end, and the master is gone when the job is submitted. The job
+   * is started over, under that id, on the session YARN names now; once a session took the job, the
+   * client stays with it.
+   */
+  @Test
+  void aJobWhoseSessionEndedBeforeTakingItIsStartedOverOnTheSessionFoundAnew() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<SessionConnections.Found> onYarn =
+        new java.util.concurrent.atomic.AtomicReference<>(session("application_1_0001", "one"));
+    SessionClientProtocol client = connections.client("rm|alice|default", quickConf(), () -> {
+      lookups.incrementAndGet();
+      return onYarn.get();
+    }, SessionConnections.Kept::protocol);
+    JobID id = client.getNewJobID();
+    assertEquals(new JobID("one", 1), id);
+    servers.get(0).stop(); // killed through YARN, its master gone after it gave the id
+    onYarn.set(session("application_1_0002", "two"));
+    assertEquals(id, client.submitDescribedJob(id, new io.vivace.submit.JobDescription(), new Credentials()).getJobID());
+    assertEquals(List.of("two:" + id), submissions, "the job started over on the session YARN names");
     assertEquals(2, lookups.get());
+    servers.get(1).stop();
+    onYarn.set(session("application_1_0003", "three"));
+    org.junit.jupiter.api.Assertions.assertThrows(io.vivace.cluster.rpc.SessionUnreachableException.class,
+        () -> client.getJobStatus(id), "a client whose job a session took stays with that session");
+    assertEquals(2, lookups.get());
+  }
+
+  /** A submission that fails on the session YARN still names is not made there again: it may hold the job. */
+  @Test
+  void aSubmissionIsNotMadeTwiceOnTheSameSession() throws Exception {
+    SessionConnections.Found only = session("application_1_0001", "one");
+    SessionClientProtocol client = connections.client("rm|alice|default", quickConf(), () -> {
+      lookups.incrementAndGet();
+      return only;
+    }, SessionConnections.Kept::protocol);
+    JobID id = client.getNewJobID();
+    servers.get(0).stop();
+    org.junit.jupiter.api.Assertions.assertThrows(io.vivace.cluster.rpc.SessionUnreachableException.class,
+        () -> client.submitJob(id, "hdfs://nn:8020/staging/" + id, new Credentials()));
+    assertEquals(List.of(), submissions);
+    assertEquals(2, lookups.get(), "YARN was asked which session is the user's now");
   }
 
   @Test

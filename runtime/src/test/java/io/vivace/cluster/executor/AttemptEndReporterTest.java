@@ -42,6 +42,11 @@ class AttemptEndReporterTest {
     }
 
     @Override
+    public io.vivace.submit.JobDescription describedJob(int executorId, String jobId) throws java.io.IOException {
+      throw new java.io.IOException("no job is described here");
+    }
+
+    @Override
     public boolean mayCommit(int executorId, String attemptId) {
       return false;
     }

@@ -83,6 +83,37 @@ class ExecutorJobsTest {
     }
   }
 
+  /**
+   * A job the session holds as its description is read from that, written into the executor's own
+   * folder, not from the staging folder its assignment names (on a session there is none); the
+   * folder goes when the job is over there.
+   */
+  @Test
+  void aJobTheSessionHoldsAsItsDescriptionIsReadFromIt() throws Exception {
+    Path application = dir.resolve("nm-local-dir/usercache/alice/appcache/application_1_0002");
+    Files.createDirectories(application);
+    StagedJob job = StagedJob.stage(dir, "2", 1, List.of(new String[0], new String[0]), 1);
+    io.vivace.submit.JobDescription description = io.vivace.submit.JobDescription.read(
+        new File(job.submitDir().toUri().getPath()));
+    Configuration conf = new Configuration();
+    conf.set(MRConfig.LOCAL_DIR, ContainerDirs.of(application.toString(), "container_1_0002_01_000002"));
+    List<String> asked = new ArrayList<>();
+    ExecutorJobs executor = new ExecutorJobs(conf, new ShuffleMemory(16 << 20), jobId -> {
+      asked.add(jobId);
+      return description;
+    });
+    AttemptAssignment noFolder = new AttemptAssignment(job.id().toString(), "file:/nowhere/" + job.id(),
+        new Credentials(), "attempt_" + job.id().toString().substring(4) + "_m_000001_0", true, 1, List.of());
+    Submission loaded = executor.job(noFolder).local().submission();
+    assertWhole(loaded, job);
+    assertEquals(2, loaded.splits().count(), "splits read from the description");
+    assertEquals(List.of(job.id().toString()), asked);
+    File described = new File(loaded.submitDir().toUri().getPath());
+    assertTrue(described.toPath().startsWith(application.resolve("container_1_0002_01_000002")), described.toString());
+    executor.finished(job.id().toString());
+    assertTrue(!described.exists(), "the description's folder is gone once the job finished there");
+  }
+
   /** Every key of the staged job and every file of its unpacked cache archive, whole. */
   private static void assertWhole(Submission loaded, StagedJob job) throws Exception {
     assertEquals(job.id().toString(), loaded.id().toString());

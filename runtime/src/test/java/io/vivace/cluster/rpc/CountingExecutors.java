@@ -30,6 +30,12 @@ final class CountingExecutors implements ExecutorProtocol {
   }
 
   @Override
+  public io.vivace.submit.JobDescription describedJob(int executorId, String jobId) {
+    record("describedJob");
+    return new io.vivace.submit.JobDescription();
+  }
+
+  @Override
   public void attemptDone(int executorId, AttemptResult result) {
     record("attemptDone");
   }

@@ -1,0 +1,182 @@
+package io.vivace.cluster.client;
+
+import io.vivace.cluster.rpc.ProxyObjectMethods;
+import io.vivace.cluster.rpc.SessionClientProtocol;
+import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.submit.JobDescription;
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.security.TokenCache;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A session's job client protocol on which a job that needs nothing staged on the cluster's file
+ * system ({@link StagingNeeds}) is submitted without writing there. It names a private local folder
+ * ({@code <java.io.tmpdir>/vivace-submit-<user>}, {@code 0700}) as the staging area and the system
+ * folder, so that Hadoop's own job client writes the job's {@code job.xml} and split files there;
+ * the job is then sent to the session as their bytes ({@link SessionClientProtocol#submitDescribedJob})
+ * and its folder removed. Hadoop's job client still checks the staging area as it does on a cluster:
+ * its owner must be the submitting user, so a job submitted as another user than this process's
+ * (a proxy user, a test's remote user) is staged on the cluster's file system, as is a job with a
+ * staging need.
+ */
+final class DescribedSubmissions implements InvocationHandler, Closeable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DescribedSubmissions.class);
+  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+  /**
+   * The scheme of {@code client/StagingFileSystem}, the local file system the embedded engine's
+   * jobs are staged on, which reads and sets permissions without forking {@code ls} and
+   * {@code chmod} (found by its scheme: that package is the session client's caller).
+   */
+  private static final String STAGING_SCHEME = "vivace-staging";
+
+  private final SessionClientProtocol session;
+  private final Configuration conf;
+
+  private DescribedSubmissions(SessionClientProtocol session, Configuration conf) {
+    this.session = session;
+    this.conf = conf;
+  }
+
+  /**
+   * {@code session} submitting the job of {@code conf} by description when it can. {@code conf}
+   * is the job's own configuration: Hadoop's {@code Cluster} connects with it.
+   */
+  static SessionClientProtocol around(SessionClientProtocol session, Configuration conf) {
+    return (SessionClientProtocol) Proxy.newProxyInstance(SessionClientProtocol.class.getClassLoader(),
+        new Class<?>[] {SessionClientProtocol.class}, new DescribedSubmissions(session, conf));
+  }
+
+  @Override
+  public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    if (ProxyObjectMethods.isObjectMethod(method)) {
+      return ProxyObjectMethods.answer(proxy, method, args, "described submissions on " + session);
+    }
+    switch (method.getName()) {
+      case "getSystemDir" -> {
+        File folder = localFolder();
+        if (folder != null) {
+          return onStagingFileSystem(folder);
+        }
+      }
+      case "getStagingAreaDir" -> {
+        File folder = localFolder();
+        if (folder != null) {
+          return onStagingFileSystem(new File(folder, ".staging"));
+        }
+      }
+      case "submitJob" -> {
+        File submitDir = localSubmitDir((String) args[1]);
+        if (submitDir != null) {
+          return submitDescribed((JobID) args[0], submitDir, (Credentials) args[2]);
+        }
+      }
+      default -> {
+      }
+    }
+    try {
+      return method.invoke(session, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /**
+   * The private local folder the job's files are written into when it needs nothing staged and
+   * its user is this process's; null when the job is staged on the cluster's file system.
+   */
+  private File localFolder() throws IOException {
+    List<String> needs = StagingNeeds.of(conf);
+    if (!needs.isEmpty()) {
+      LOG.debug("The job is staged on the cluster's file system for " + needs);
+      return null;
+    }
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    if (!user.equals(System.getProperty("user.name"))) {
+      return null; // Hadoop's job client wants a staging area the submitting user owns
+    }
+    File folder = new File(System.getProperty("java.io.tmpdir"), "vivace-submit-" + user);
+    java.nio.file.Path path = folder.toPath();
+    if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+      try {
+        Files.createDirectories(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      } catch (java.nio.file.FileAlreadyExistsException raced) {
+        // another client of the user's made it
+      }
+    }
+    if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)
+        || !Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName().equals(user)) {
+      LOG.warn(folder + " is not a folder of " + user + ": the job is staged on the cluster's file system");
+      return null;
+    }
+    if (!Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY)) {
+      Files.setPosixFilePermissions(path, OWNER_ONLY);
+    }
+    // Hadoop's job client gives a job without a working folder that of the staging file system;
+    // on a cluster that is the default file system's
+    if (conf.get(MRJobConfig.WORKING_DIR) == null) {
+      conf.set(MRJobConfig.WORKING_DIR, FileSystem.get(conf).getWorkingDirectory().toString());
+    }
+    return folder;
+  }
+
+  private static String onStagingFileSystem(File folder) {
+    return new Path(STAGING_SCHEME, null, folder.getAbsolutePath()).toString();
+  }
+
+  /** The job's folder when the job client wrote it into this client's local folder; else null. */
+  private static File localSubmitDir(String submitDir) {
+    Path dir = new Path(submitDir);
+    if (!STAGING_SCHEME.equals(dir.toUri().getScheme())) {
+      return null;
+    }
+    String user;
+    try {
+      user = UserGroupInformation.getCurrentUser().getShortUserName();
+    } catch (IOException e) {
+      return null;
+    }
+    File root = new File(System.getProperty("java.io.tmpdir"), "vivace-submit-" + user).getAbsoluteFile();
+    File local = new File(dir.toUri().getPath()).getAbsoluteFile();
+    return local.toPath().normalize().startsWith(root.toPath()) ? local : null;
+  }
+
+  private Object submitDescribed(JobID jobId, File submitDir, Credentials credentials)
+      throws IOException, InterruptedException {
+    try {
+      JobDescription description = JobDescription.read(submitDir);
+      // the tokens a job staged on the cluster's file system would have been given for it
+      TokenCache.obtainTokensForNamenodes(credentials, new Path[] {FileSystem.get(conf).getHomeDirectory()}, conf);
+      LOG.debug("Submitting " + jobId + " as its description (" + description.size() + " bytes)");
+      return session.submitDescribedJob(jobId, description, credentials);
+    } finally {
+      FileUtil.fullyDelete(submitDir);
+    }
+  }
+
+  @Override
+  public void close() {
+    SessionRpc.close(session);
+  }
+}
