@@ -53,6 +53,7 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
   private final java.io.File localHistory;
   private final java.io.File describedRoot;
   private final Path history;
+  private final HistoryCopies historyCopies;
   /** Jobs the ending session killed whose clients have not yet been answered with their end. */
   private final Set<String> endsUnseen = ConcurrentHashMap.newKeySet();
   private int submitted;
@@ -74,6 +75,12 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
     this.localHistory = localHistory;
     this.describedRoot = new java.io.File(localHistory.getParentFile(), "vivace-described");
     this.history = new Path(VivaceConf.get(conf, "vivace.session.history.dir"));
+    this.historyCopies = new HistoryCopies(conf, history);
+  }
+
+  /** Waits up to {@code millis} for the ended jobs' histories to be copied; false when some are not. */
+  boolean finishHistoryCopies(long millis) throws InterruptedException {
+    return historyCopies.finish(millis);
   }
 
   /** Jobs are tracked at {@code base}{@code job/<id>} (the session's web page). */
@@ -170,14 +177,7 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
     LOG.info("Job " + job.id() + " ended " + status.getState() + " after "
         + (status.getFinishTime() - status.getStartTime()) / 1000.0 + " s"
         + (status.getFailureInfo().isEmpty() ? "" : ": " + status.getFailureInfo()));
-    try {
-      FileSystem fs = history.getFileSystem(conf);
-      fs.mkdirs(history);
-      fs.copyFromLocalFile(true, true, new Path(job.historyFile().getAbsolutePath()),
-          new Path(history, job.historyFile().getName()));
-    } catch (IOException e) {
-      LOG.warn("could not copy the history of " + job.id() + " to " + history + ": " + e);
-    }
+    historyCopies.copy(job.id().toString(), job.historyFile());
     synchronized (this) {
       retire();
     }

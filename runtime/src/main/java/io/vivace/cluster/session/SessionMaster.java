@@ -46,6 +46,8 @@ public final class SessionMaster {
   private static final Logger LOG = LoggerFactory.getLogger(SessionMaster.class);
   private static final long MONITOR_INTERVAL_MILLIS = 100;
   private static final long SHUTDOWN_WAIT_MILLIS = 10_000;
+  /** How long an ending session waits for its ended jobs' histories to reach the history folder. */
+  private static final long HISTORY_WAIT_MILLIS = 10_000;
   /**
    * How long the ending session waits for the clients of the jobs it killed to ask for their
    * status (Hadoop's Job polls every mapreduce.client.completion.pollinterval, 5 s by default; a
@@ -120,6 +122,9 @@ public final class SessionMaster {
         Thread.sleep(MONITOR_INTERVAL_MILLIS);
       }
       Thread.sleep(CLIENT_LINGER_MILLIS);
+    }
+    if (!jobs.finishHistoryCopies(HISTORY_WAIT_MILLIS)) {
+      LOG.warn("The histories of some ended jobs were not copied within " + HISTORY_WAIT_MILLIS / 1000 + " s");
     }
     dispatcher.shutDown();
     Thread.sleep(2 * MONITOR_INTERVAL_MILLIS); // the executors' waiting calls return with the news

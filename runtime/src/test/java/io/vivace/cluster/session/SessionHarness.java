@@ -31,12 +31,18 @@ final class SessionHarness implements AutoCloseable {
   private int nextJob = 1;
 
   SessionHarness(Path dir, long localityWaitMillis) {
+    this(dir, localityWaitMillis, conf -> { });
+  }
+
+  /** A session whose master's configuration has {@code more} of the test's own settings. */
+  SessionHarness(Path dir, long localityWaitMillis, java.util.function.Consumer<Configuration> more) {
     this.dir = dir;
     this.conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
     conf.set(MRConfig.LOCAL_DIR, dir.resolve("am-local").toString());
     conf.set("vivace.session.history.dir", JobFixtures.hadoopPath(dir.resolve("history")).toString());
     conf.setLong("vivace.task.kill.grace.ms", 500);
+    more.accept(conf);
     this.dispatcher = new Dispatcher(steps, localityWaitMillis, new Locality(conf));
     this.jobs = new SessionJobs(conf, dispatcher, CLUSTER, dir.resolve("am-history").toFile());
   }
@@ -76,6 +82,7 @@ final class SessionHarness implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    jobs.finishHistoryCopies(FakeExecutor.GUARD_MILLIS); // as the master's end does, before its folder goes
     dispatcher.shutDown();
     steps.shutdownNow();
     steps.awaitTermination(10, TimeUnit.SECONDS);
