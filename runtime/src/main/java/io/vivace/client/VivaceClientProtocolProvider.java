@@ -42,9 +42,15 @@ public final class VivaceClientProtocolProvider extends ClientProtocolProvider {
     return new VivaceClientProtocol(conf);
   }
 
-  private static void shortenPolling(Configuration conf, String key, int millis) {
+  /**
+   * Sets {@code key} to {@code millis} unless the user set it. A value counts as Hadoop's default
+   * when it first came from a {@code *-default.xml}, also when a file written from a whole
+   * configuration (a mini-cluster's client file, {@code Configuration.writeXml}) carries it on: such
+   * a file names its source, and Hadoop's {@code Configuration} lists that source first.
+   */
+  static void shortenPolling(Configuration conf, String key, int millis) {
     String[] sources = conf.getPropertySources(key);
-    boolean userSet = sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
+    boolean userSet = sources != null && sources.length > 0 && !sources[0].endsWith("-default.xml");
     if (!userSet) {
       conf.setInt(key, millis);
     }
