@@ -1,5 +1,6 @@
 package io.vivace.driver;
 
+import io.vivace.conf.ValueSources;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -23,10 +24,7 @@ final class ClientPolling {
   }
 
   private static void setUnlessUserSet(Configuration conf, String key, int millis) {
-    String[] sources = conf.getPropertySources(key);
-    boolean fromDefaults =
-        sources == null || (sources.length == 1 && sources[0].endsWith("-default.xml"));
-    if (fromDefaults) {
+    if (ValueSources.isHadoopDefault(conf, key)) {
       conf.setInt(key, millis);
     }
   }

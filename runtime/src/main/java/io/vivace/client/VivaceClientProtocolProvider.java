@@ -2,6 +2,7 @@ package io.vivace.client;
 
 import io.vivace.cluster.client.SessionClient;
 import io.vivace.cluster.rpc.SessionRpc;
+import io.vivace.conf.ValueSources;
 import io.vivace.conf.VivaceConf;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -42,16 +43,9 @@ public final class VivaceClientProtocolProvider extends ClientProtocolProvider {
     return new VivaceClientProtocol(conf);
   }
 
-  /**
-   * Sets {@code key} to {@code millis} unless the user set it. A value counts as Hadoop's default
-   * when it first came from a {@code *-default.xml}, also when a file written from a whole
-   * configuration (a mini-cluster's client file, {@code Configuration.writeXml}) carries it on: such
-   * a file names its source, and Hadoop's {@code Configuration} lists that source first.
-   */
+  /** Sets {@code key} to {@code millis} where it holds Hadoop's default (whatever file carried it on). */
   static void shortenPolling(Configuration conf, String key, int millis) {
-    String[] sources = conf.getPropertySources(key);
-    boolean userSet = sources != null && sources.length > 0 && !sources[0].endsWith("-default.xml");
-    if (!userSet) {
+    if (ValueSources.isHadoopDefault(conf, key)) {
       conf.setInt(key, millis);
     }
   }

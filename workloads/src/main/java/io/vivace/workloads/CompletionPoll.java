@@ -29,7 +29,10 @@ public final class CompletionPoll {
   }
 
   public static boolean setByUser(Configuration conf) {
+    // where the value was set comes first, then the files it passed through: a file written from a
+    // whole configuration (a mini-cluster's client file) carries Hadoop's default on as set there
+    // (the same rule as the runtime's conf/ValueSources: workloads are plain Hadoop jobs)
     String[] sources = conf.getPropertySources(KEY);
-    return sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
+    return sources != null && sources.length > 0 && !sources[0].endsWith("-default.xml");
   }
 }

@@ -1,5 +1,6 @@
 package io.vivace.cluster.session;
 
+import io.vivace.conf.ValueSources;
 import io.vivace.scheduler.JobsClientProtocol;
 import io.vivace.cluster.ReadBackJobs;
 import io.vivace.cluster.rpc.SessionClientProtocol;
@@ -163,9 +164,10 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
    */
   private static void commitOnlyAtTheEnd(Configuration jobConf) {
     String key = "mapreduce.fileoutputcommitter.algorithm.version";
-    String[] sources = jobConf.getPropertySources(key);
-    boolean chosenByTheJob = sources != null && java.util.Arrays.stream(sources)
-        .anyMatch(s -> !s.endsWith("-default.xml") && !s.endsWith("job.xml"));
+    // Hadoop's default, whatever file carried it on (a client file written from a whole configuration
+    // passes it on as set there); a job.xml naming no source is the client's, not the job's choice
+    String origin = ValueSources.origin(jobConf, key);
+    boolean chosenByTheJob = origin != null && !origin.endsWith("-default.xml") && !origin.endsWith("job.xml");
     if (!chosenByTheJob) {
       jobConf.setInt(key, 1);
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * How often a Vivace job's client asks whether its job ended: 5 ms unless the user set
  * {@code mapreduce.client.completion.pollinterval}, whatever file carries Hadoop's default of 5 s.
  */
-class ClientPollingTest {
+class CompletionPollingTest {
 
   private static final String KEY = "mapreduce.client.completion.pollinterval";
 
