@@ -2,7 +2,6 @@ package io.vivace.client;
 
 import io.vivace.cluster.client.SessionClient;
 import io.vivace.cluster.rpc.SessionRpc;
-import io.vivace.conf.ValueSources;
 import io.vivace.conf.VivaceConf;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,33 +20,16 @@ public final class VivaceClientProtocolProvider extends ClientProtocolProvider {
 
   public static final String FRAMEWORK_NAME = "vivace";
 
-  /**
-   * The client polls an in-process engine: Hadoop's 1 s / 5 s defaults would be pure latency. The
-   * progress monitor logs a line per change, so it polls less often than the silent wait does.
-   */
-  private static final String PROGRESS_POLL = "mapreduce.client.progressmonitor.pollinterval";
-  private static final String COMPLETION_POLL = "mapreduce.client.completion.pollinterval";
-  private static final int PROGRESS_POLL_MILLIS = 100;
-  private static final int COMPLETION_POLL_MILLIS = 5;
-
   @Override
   public ClientProtocol create(Configuration conf) throws IOException {
     if (!FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME))) {
       return null;
     }
-    shortenPolling(conf, PROGRESS_POLL, PROGRESS_POLL_MILLIS);
-    shortenPolling(conf, COMPLETION_POLL, COMPLETION_POLL_MILLIS);
+    ClientPolls.shorten(conf);
     if ("yarn".equals(VivaceConf.get(conf, "vivace.master"))) {
       return SessionClient.connect(conf);
     }
     return new VivaceClientProtocol(conf);
-  }
-
-  /** Sets {@code key} to {@code millis} where it holds Hadoop's default (whatever file carried it on). */
-  static void shortenPolling(Configuration conf, String key, int millis) {
-    if (ValueSources.isHadoopDefault(conf, key)) {
-      conf.setInt(key, millis);
-    }
   }
 
   @Override

@@ -40,14 +40,14 @@ class CompletionPollingTest {
   void hadoopsDefaultIsShortenedAlsoWhenAWholeConfigurationFileCarriesIt() throws Exception {
     Configuration client = clientWith(written(new JobConf())); // as a mini-cluster's client file: every default
     assertEquals(5000, client.getInt(KEY, 0), "the file carries Hadoop's default");
-    VivaceClientProtocolProvider.shortenPolling(client, KEY, 5);
+    ClientPolls.shorten(client, KEY, 5);
     assertEquals(5, client.getInt(KEY, 0));
   }
 
   @Test
   void hadoopsDefaultAloneIsShortened() {
     Configuration client = new JobConf();
-    VivaceClientProtocolProvider.shortenPolling(client, KEY, 5);
+    ClientPolls.shorten(client, KEY, 5);
     assertEquals(5, client.getInt(KEY, 0));
   }
 
@@ -56,15 +56,15 @@ class CompletionPollingTest {
     Configuration site = new Configuration(false);
     site.setInt(KEY, 250);
     Configuration fromFile = clientWith(written(site));
-    VivaceClientProtocolProvider.shortenPolling(fromFile, KEY, 5);
+    ClientPolls.shorten(fromFile, KEY, 5);
     assertEquals(250, fromFile.getInt(KEY, 0), "set in the user's file");
 
     Configuration fromWholeFile = clientWith(written(withValue(new JobConf(), 250)));
-    VivaceClientProtocolProvider.shortenPolling(fromWholeFile, KEY, 5);
+    ClientPolls.shorten(fromWholeFile, KEY, 5);
     assertEquals(250, fromWholeFile.getInt(KEY, 0), "set by a program, then written with every default");
 
     Configuration program = withValue(new JobConf(), 250);
-    VivaceClientProtocolProvider.shortenPolling(program, KEY, 5);
+    ClientPolls.shorten(program, KEY, 5);
     assertEquals(250, program.getInt(KEY, 0), "set by the program");
   }
 

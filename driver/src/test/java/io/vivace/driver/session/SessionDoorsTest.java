@@ -34,7 +34,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -159,18 +158,7 @@ class SessionDoorsTest {
         .read(session.getUser(), application).secret();
     List<String> forms = List.of(secret.encode(), HexFormat.of().formatHex(secret.key()),
         Base64.getEncoder().encodeToString(secret.key()));
-    List<Path> logs = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      NodeManager node = cluster.yarn().getNodeManager(i);
-      for (String dir : node.getConfig().getTrimmedStrings(YarnConfiguration.NM_LOG_DIRS)) {
-        Path folder = Paths.get(dir, application);
-        if (Files.isDirectory(folder)) {
-          try (Stream<Path> files = Files.walk(folder)) {
-            files.filter(Files::isRegularFile).forEach(logs::add);
-          }
-        }
-      }
-    }
+    List<Path> logs = SessionLogs.files(cluster, application);
     assertTrue(logs.stream().anyMatch(p -> p.getFileName().toString().equals("syslog")), "the session's logs: " + logs);
     boolean jobNamed = false;
     for (Path log : logs) {

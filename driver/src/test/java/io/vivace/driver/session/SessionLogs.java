@@ -41,7 +41,7 @@ final class SessionLogs {
     Set<String> ended = new LinkedHashSet<>();
     Set<String> lost = new LinkedHashSet<>();
     for (Path syslog : syslogs(cluster, application)) {
-      boolean master = syslog.getParent().getFileName().toString().endsWith("_000001");
+      boolean master = isMasters(syslog);
       for (String line : Files.readAllLines(syslog, StandardCharsets.ISO_8859_1)) {
         Matcher gone = LOST.matcher(line);
         if (master && gone.find()) {
@@ -70,7 +70,8 @@ final class SessionLogs {
     return unended.isEmpty() ? "none" : String.join("; ", unended);
   }
 
-  private static List<Path> syslogs(ClusterFixture cluster, String application) throws IOException {
+  /** Every log file of the application's containers, on every NodeManager of the cluster. */
+  static List<Path> files(ClusterFixture cluster, String application) throws IOException {
     List<Path> logs = new ArrayList<>();
     int nodes = cluster.yarn().getResourceManager().getRMContext().getRMNodes().size();
     for (int i = 0; i < nodes; i++) {
@@ -78,11 +79,21 @@ final class SessionLogs {
         Path folder = Paths.get(dir, application);
         if (Files.isDirectory(folder)) {
           try (Stream<Path> files = Files.walk(folder)) {
-            files.filter(f -> f.getFileName().toString().equals("syslog")).forEach(logs::add);
+            files.filter(Files::isRegularFile).forEach(logs::add);
           }
         }
       }
     }
     return logs;
+  }
+
+  /** The {@code syslog} of each of the application's containers. */
+  static List<Path> syslogs(ClusterFixture cluster, String application) throws IOException {
+    return files(cluster, application).stream().filter(f -> f.getFileName().toString().equals("syslog")).toList();
+  }
+
+  /** Whether the log is the session master's (its container is the application's first, {@code _000001}). */
+  static boolean isMasters(Path log) {
+    return log.getParent().getFileName().toString().endsWith("_000001");
   }
 }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.terasort.TeraGen;
 import org.apache.hadoop.examples.terasort.TeraSort;
@@ -129,16 +127,12 @@ class SessionReliabilityTest {
 
   /** The master's syslog tells the jobs' story, and the executors' their attempts'. */
   private static void assertLogsTellTheStory(String application) throws IOException {
-    List<java.nio.file.Path> syslogs;
-    try (Stream<java.nio.file.Path> files = Files.walk(Paths.get(System.getProperty("test.build.data")))) {
-      syslogs = files.filter(f -> f.getFileName().toString().equals("syslog") && f.toString().contains(application))
-          .toList();
-    }
+    List<java.nio.file.Path> syslogs = SessionLogs.syslogs(SharedCluster.cluster(), application);
     String master = "";
     String executors = "";
     for (java.nio.file.Path syslog : syslogs) {
       String text = Files.readString(syslog, StandardCharsets.UTF_8);
-      if (syslog.getParent().getFileName().toString().endsWith("_000001")) {
+      if (SessionLogs.isMasters(syslog)) {
         master += text;
       } else {
         executors += text;

@@ -8,10 +8,9 @@ import io.vivace.cluster.client.SessionClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.terasort.TeraGen;
 import org.apache.hadoop.examples.terasort.TeraSort;
@@ -97,16 +96,12 @@ class SessionShuffleTlsTest {
 
   /** The syslogs of the session's executors (every container but the master's, _000001). */
   private static List<String> executorSyslogs(String application) throws IOException {
-    try (Stream<java.nio.file.Path> files = Files.walk(Paths.get(System.getProperty("test.build.data")))) {
-      return files.filter(f -> f.getFileName().toString().equals("syslog") && f.toString().contains(application)
-              && !f.getParent().getFileName().toString().endsWith("_000001"))
-          .map(f -> {
-            try {
-              return Files.readString(f, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }).toList();
+    List<String> logs = new ArrayList<>();
+    for (java.nio.file.Path syslog : SessionLogs.syslogs(SharedCluster.cluster(), application)) {
+      if (!SessionLogs.isMasters(syslog)) {
+        logs.add(Files.readString(syslog, StandardCharsets.UTF_8));
+      }
     }
+    return logs;
   }
 }

@@ -116,7 +116,7 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
     if (!user.equals(System.getProperty("user.name"))) {
       return null; // Hadoop's job client wants a staging area the submitting user owns
     }
-    File folder = new File(System.getProperty("java.io.tmpdir"), "vivace-submit-" + user);
+    File folder = folderOf(user);
     java.nio.file.Path path = folder.toPath();
     if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
       try {
@@ -141,6 +141,11 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
     return folder;
   }
 
+  /** The user's private local folder of job files on their way to a session. */
+  private static File folderOf(String user) {
+    return new File(System.getProperty("java.io.tmpdir"), "vivace-submit-" + user);
+  }
+
   private static String onStagingFileSystem(File folder) {
     return new Path(STAGING_SCHEME, null, folder.getAbsolutePath()).toString();
   }
@@ -157,7 +162,7 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
     } catch (IOException e) {
       return null;
     }
-    File root = new File(System.getProperty("java.io.tmpdir"), "vivace-submit-" + user).getAbsoluteFile();
+    File root = folderOf(user).getAbsoluteFile();
     File local = new File(dir.toUri().getPath()).getAbsoluteFile();
     return local.toPath().normalize().startsWith(root.toPath()) ? local : null;
   }

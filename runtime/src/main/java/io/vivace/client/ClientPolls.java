@@ -1,0 +1,34 @@
+package io.vivace.client;
+
+import io.vivace.conf.ValueSources;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * How often Hadoop's job client asks about a job on Vivace: Hadoop's 1 s / 5 s defaults would be pure
+ * latency for an in-process engine or a session. The progress monitor logs a line per change, so it
+ * polls less often than the silent wait for the end does. A value the user set is kept; Hadoop's
+ * default is shortened whatever file carried it on ({@link ValueSources}).
+ */
+public final class ClientPolls {
+
+  public static final String PROGRESS_POLL = "mapreduce.client.progressmonitor.pollinterval";
+  public static final String COMPLETION_POLL = "mapreduce.client.completion.pollinterval";
+  public static final int PROGRESS_POLL_MILLIS = 100;
+  public static final int COMPLETION_POLL_MILLIS = 5;
+
+  private ClientPolls() {
+  }
+
+  /** Shortens both polls where {@code conf} holds Hadoop's defaults. */
+  public static void shorten(Configuration conf) {
+    shorten(conf, PROGRESS_POLL, PROGRESS_POLL_MILLIS);
+    shorten(conf, COMPLETION_POLL, COMPLETION_POLL_MILLIS);
+  }
+
+  /** Sets {@code key} to {@code millis} where it holds Hadoop's default. */
+  static void shorten(Configuration conf, String key, int millis) {
+    if (ValueSources.isHadoopDefault(conf, key)) {
+      conf.setInt(key, millis);
+    }
+  }
+}
