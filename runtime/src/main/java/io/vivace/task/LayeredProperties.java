@@ -267,10 +267,30 @@ final class LayeredProperties extends Properties {
     return super.propertyNames();
   }
 
+  /**
+   * The names whose keys and values are strings, without materialising: Hadoop's
+   * {@code Configuration.getPropsWithPrefix} asks for them twice in every text-input map
+   * ({@code LineRecordReader} through {@code FutureIO.propagateOptions}), which would otherwise copy
+   * the job's thousand-odd keys in for each attempt.
+   */
   @Override
-  public Set<String> stringPropertyNames() {
-    materialize();
-    return super.stringPropertyNames();
+  public synchronized Set<String> stringPropertyNames() {
+    if (materialized) {
+      return super.stringPropertyNames();
+    }
+    Set<String> names = new HashSet<>(Math.max(16, (int) ((base.size() + super.size()) / 0.75f) + 1));
+    for (Map.Entry<Object, Object> e : base.entrySet()) {
+      if (e.getKey() instanceof String name && e.getValue() instanceof String && !removed.contains(name)
+          && !super.containsKey(name)) {
+        names.add(name);
+      }
+    }
+    for (Map.Entry<Object, Object> e : super.entrySet()) {
+      if (e.getKey() instanceof String name && e.getValue() instanceof String) {
+        names.add(name);
+      }
+    }
+    return java.util.Collections.unmodifiableSet(names);
   }
 
   @Override

@@ -71,6 +71,23 @@ class TaskConfTest {
     assertEquals(copy.getValByRegex("^vivace\\.test\\..*"), task.getValByRegex("^vivace\\.test\\..*"));
   }
 
+  /** What Hadoop's {@code LineRecordReader} asks each map's configuration for, before anything else iterates it. */
+  @Test
+  void namesByPrefixAreThoseOfACopyAndFollowLaterChanges() {
+    JobConf task = TaskConf.of(job);
+    JobConf copy = new JobConf(job);
+    change(task);
+    change(copy);
+    assertEquals(copy.getPropsWithPrefix("vivace.test."), task.getPropsWithPrefix("vivace.test."));
+    assertEquals(Map.of("a", "10", "ref", "10-x"), task.getPropsWithPrefix("vivace.test."));
+    task.set("vivace.test.c", "3");
+    task.unset("vivace.test.a");
+    copy.set("vivace.test.c", "3");
+    copy.unset("vivace.test.a");
+    assertEquals(copy.getPropsWithPrefix("vivace.test."), task.getPropsWithPrefix("vivace.test."));
+    assertEquals(entries(copy), entries(task));
+  }
+
   @Test
   void leavesTheJobsConfigurationAlone() {
     Map<String, String> before = entries(job);

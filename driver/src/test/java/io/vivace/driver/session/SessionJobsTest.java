@@ -105,8 +105,9 @@ class SessionJobsTest {
       org.apache.hadoop.yarn.client.api.YarnClient yarn = org.apache.hadoop.yarn.client.api.YarnClient.createYarnClient();
       yarn.init(new org.apache.hadoop.yarn.conf.YarnConfiguration(conf));
       yarn.start();
+      org.apache.hadoop.yarn.api.records.ApplicationId ended;
       try {
-        org.apache.hadoop.yarn.api.records.ApplicationId ended = SessionClient.list(conf).stream()
+        ended = SessionClient.list(conf).stream()
             .filter(s -> SessionClient.sessionName(s).equals("warm")).findFirst().orElseThrow().getApplicationId();
         yarn.killApplication(ended);
         while (!yarn.getApplicationReport(ended).getYarnApplicationState().toString().equals("KILLED")) {
@@ -115,8 +116,19 @@ class SessionJobsTest {
       } finally {
         yarn.stop();
       }
-      String second = emptyJobOn(conf);
-      assertTrue(!second.equals(first), "a job after the session ended runs on a new session, not " + first);
+      // the client may have taken a job id from the ending session before finding it gone: the job
+      // then starts over on the new session under that id, so the session is told by its page
+      String trackedAt;
+      try (Job job = LatencyBench.emptyJob(conf)) {
+        assertTrue(job.waitForCompletion(false), job.getStatus().getFailureInfo());
+        trackedAt = job.getTrackingURL();
+      }
+      org.apache.hadoop.yarn.api.records.ApplicationReport now = SessionClient.list(conf).stream()
+          .filter(s -> SessionClient.sessionName(s).equals("warm")).findFirst().orElseThrow();
+      assertTrue(!now.getApplicationId().equals(ended), "the session after " + ended + " ended: " + now);
+      assertTrue(trackedAt.contains(hostAndPort(now.getOriginalTrackingUrl())),
+          "a job after the session ended runs on the new session " + now.getApplicationId() + " (its page "
+              + now.getOriginalTrackingUrl() + "), tracked at " + trackedAt);
       assertTrue(yarnLookups() > lookups, "the new session was looked for on YARN");
     } finally {
       SessionClient.stop(conf, "warm");
@@ -199,6 +211,12 @@ class SessionJobsTest {
       assertTrue(job.waitForCompletion(false), job.getStatus().getFailureInfo());
       return job.getJobID().getJtIdentifier();
     }
+  }
+
+  /** The {@code host:port} of a page's address. */
+  private static String hostAndPort(String url) {
+    java.net.URI uri = java.net.URI.create(url.contains("://") ? url : "http://" + url);
+    return uri.getHost() + ":" + uri.getPort();
   }
 
   /** Calls to the ResourceManager's client service that find applications. */

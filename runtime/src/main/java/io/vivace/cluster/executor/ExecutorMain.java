@@ -63,6 +63,8 @@ public final class ExecutorMain {
   private final java.util.Map<String, Boolean> waiting = new java.util.concurrent.ConcurrentHashMap<>();
   /** Every attempt given to this executor whose end the session has not taken yet (its report returns). */
   private final java.util.Set<String> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** The last status of each attempt that ended here and whose end is being reported. */
+  private final java.util.Map<String, AttemptStatus> ending = new java.util.concurrent.ConcurrentHashMap<>();
 
   private ExecutorMain(ExecutorProtocol master, int id, ExecutorJobs jobs, ExecutorShuffle shuffle, int slots,
                        long graceNanos) {
@@ -74,7 +76,10 @@ public final class ExecutorMain {
     this.queue = pool.register();
     this.running = new AttemptThreads<>(pool);
     this.graceNanos = graceNanos;
-    this.reporter = new AttemptEndReporter(master, id);
+    this.reporter = new AttemptEndReporter(master, id, attemptId -> {
+      held.remove(attemptId);
+      ending.remove(attemptId);
+    });
   }
 
   public static void main(String[] args) throws Exception {
@@ -129,6 +134,7 @@ public final class ExecutorMain {
       askAndRun();
     } finally {
       monitor.interrupt();
+      reporter.close();
     }
   }
 
@@ -178,7 +184,7 @@ public final class ExecutorMain {
       waiting.remove(assignment.attemptId());
       LOG.info("Task attempt " + assignment.attemptId() + " was stopped before it started");
       report(new AttemptResult(assignment.attemptId(), false, new org.apache.hadoop.mapred.Counters(),
-          "task attempt " + assignment.attemptId() + " was stopped before it started", new int[0]));
+          "task attempt " + assignment.attemptId() + " was stopped before it started", new int[0]), null);
       return;
     }
     LOG.info("Task attempt " + assignment.attemptId() + " starts");
@@ -193,7 +199,7 @@ public final class ExecutorMain {
     } catch (Throwable t) {
       waiting.remove(assignment.attemptId());
       report(new AttemptResult(assignment.attemptId(), false, new org.apache.hadoop.mapred.Counters(),
-          "could not start the attempt on this executor: " + StringUtils.stringifyException(t), new int[0]));
+          "could not start the attempt on this executor: " + StringUtils.stringifyException(t), new int[0]), null);
       return;
     }
     AttemptThreads<AttemptAssignment>.Entry entry = running.add(run, assignment, unit);
@@ -210,12 +216,12 @@ public final class ExecutorMain {
         jobs.keep(job, assignment.index(), assignment.attemptId(), output);
       }
       LOG.info("Task attempt " + assignment.attemptId() + " succeeded in " + millisSince(start) + " ms");
-      report(new AttemptResult(assignment.attemptId(), true, run.counters().toCounters(), "", new int[0]));
+      report(new AttemptResult(assignment.attemptId(), true, run.counters().toCounters(), "", new int[0]), run);
     } catch (Throwable t) {
       if (!entry.abandoned()) {
         LOG.info("Task attempt " + assignment.attemptId() + " failed after " + millisSince(start) + " ms: " + t);
         report(new AttemptResult(assignment.attemptId(), false, run.counters().toCounters(),
-            StringUtils.stringifyException(t), ExecutorShuffle.lostMaps(t)));
+            StringUtils.stringifyException(t), ExecutorShuffle.lostMaps(t)), run);
       }
     } finally {
       running.remove(entry);
@@ -229,29 +235,35 @@ public final class ExecutorMain {
     return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
-  /** Reports the attempt's end; from then on the executor no longer holds it, reported or not. */
-  private void report(AttemptResult result) {
-    try {
-      reporter.report(result);
-    } finally {
-      held.remove(result.attemptId());
-    }
+  /**
+   * Hands the attempt's end to the reporter; the executor holds the attempt, as of its last status
+   * ({@code run}'s; none for one that never ran), until the report is made.
+   */
+  private void report(AttemptResult result, AttemptRun run) {
+    ending.put(result.attemptId(), run == null ? new AttemptStatus(result.attemptId(), 0f, "ended", 0)
+        : statusOf(run));
+    reporter.report(result);
   }
 
-  /** Every attempt held: those running with their progress, those waiting for a worker as such. */
+  private static AttemptStatus statusOf(AttemptRun run) {
+    return new AttemptStatus(run.idText(), run.reporter().getProgress(), run.reporter().status(),
+        run.reporter().activity());
+  }
+
+  /** Every attempt held: those running with their progress, those ended as they ended, those waiting for a worker as such. */
   private StatusBatch statuses() {
     List<AttemptStatus> statuses = new ArrayList<>();
     java.util.Set<String> listed = new java.util.HashSet<>();
     for (AttemptThreads<AttemptAssignment>.Entry entry : running.all()) {
       AttemptRun run = entry.run();
-      if (held.contains(run.idText()) && listed.add(run.idText())) {
-        statuses.add(new AttemptStatus(run.idText(), run.reporter().getProgress(), run.reporter().status(),
-            run.reporter().activity()));
+      if (held.contains(run.idText()) && !ending.containsKey(run.idText()) && listed.add(run.idText())) {
+        statuses.add(statusOf(run));
       }
     }
     for (String attemptId : held) {
+      AttemptStatus ended = ending.get(attemptId);
       if (listed.add(attemptId)) {
-        statuses.add(new AttemptStatus(attemptId, 0f, "waiting for a worker", 0));
+        statuses.add(ended != null ? ended : new AttemptStatus(attemptId, 0f, "waiting for a worker", 0));
       }
     }
     return new StatusBatch(statuses);
@@ -269,7 +281,7 @@ public final class ExecutorMain {
         String attemptId = entry.attempt().attemptId();
         LOG.warn("Task attempt " + attemptId + " did not stop when asked; its thread is abandoned");
         report(new AttemptResult(attemptId, false, entry.run().counters().toCounters(),
-            "task attempt " + attemptId + " did not stop when asked and was abandoned", new int[0]));
+            "task attempt " + attemptId + " did not stop when asked and was abandoned", new int[0]), entry.run());
       }
     }
   }

@@ -8,11 +8,12 @@ import org.apache.hadoop.ipc.VersionedProtocol;
  * How a session's executors talk to its application master, over Hadoop's RPC: an executor joins,
  * asks for work (the call waits until there is some, or up to {@code waitMillis}, and carries the
  * statuses of every attempt it holds), reads a job submitted by description from the session, and
- * reports each attempt's end as soon as it ends, holding the attempt until the report returns.
+ * reports the ends of its attempts as they end, in batches (every end since its previous report),
+ * holding each attempt until the report that carries it returns.
  */
 public interface ExecutorProtocol extends VersionedProtocol {
 
-  long versionID = 4L;
+  long versionID = 5L;
 
   /** Joins the session; returns the executor's id. */
   int register(ExecutorInfo info) throws IOException;
@@ -33,6 +34,6 @@ public interface ExecutorProtocol extends VersionedProtocol {
    */
   JobDescription describedJob(int executorId, String jobId) throws IOException;
 
-  /** An attempt ended. */
-  void attemptDone(int executorId, AttemptResult result) throws IOException;
+  /** Attempts ended: every attempt that ended since the executor's previous report, in the order they ended. */
+  void attemptsDone(int executorId, AttemptResults results) throws IOException;
 }

@@ -3,6 +3,7 @@ package io.vivace.cluster.session;
 import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.AttemptAssignment;
 import io.vivace.cluster.rpc.AttemptResult;
+import io.vivace.cluster.rpc.AttemptResults;
 import io.vivace.cluster.rpc.AttemptStatus;
 import io.vivace.cluster.rpc.ExecutorInfo;
 import io.vivace.cluster.rpc.ExecutorProtocol;
@@ -42,7 +43,11 @@ import org.slf4j.LoggerFactory;
  * executor asks for work, each of its free slots gets a launch of the job the jobs'
  * {@link FairOrder} picks, a map preferably one whose input is on the executor's host (after
  * {@code vivace.session.locality.wait.ms} any map), a reduce only once every map's output is on a
- * live executor.
+ * live executor. An executor may be given attempts beyond its free slots, one more a slot, to start
+ * the moment a slot frees instead of after a round trip to the master: only attempts of a job whose
+ * attempts have run shorter than {@code vivace.session.prefetch.below.ms} so far (where that round
+ * trip is a large part of an attempt's time), and only while the job has more launches waiting than
+ * the session has free slots (so that none waits behind another while a slot elsewhere is free).
  *
  * <p>What it guarantees, whatever the order in which executors ask, report and are lost: an attempt
  * is only ever recorded on an executor the session still has (one lost while its attempt was being
@@ -64,6 +69,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
 
   private final ExecutorService steps;
   private final long localityWaitNanos;
+  private final long prefetchBelowNanos;
   private final Locality locality;
   private final DescribedJobs described = new DescribedJobs();
   private final Map<Integer, Executor> executors = new LinkedHashMap<>();
@@ -115,6 +121,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     boolean givenUp;
     /** The executor's request whose answer gave it. */
     final long givenInRequest;
+    final long givenNanos = System.nanoTime();
 
     Running(RemoteJobExecutor job, Attempt attempt, Executor executor, RemoteAttempt handle,
             List<MapOutputLocation> given) {
@@ -136,9 +143,10 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   record Waiting(JobRun job, long sinceNanos, int queued) {
   }
 
-  Dispatcher(ExecutorService steps, long localityWaitMillis, Locality locality) {
+  Dispatcher(ExecutorService steps, long localityWaitMillis, long prefetchBelowMillis, Locality locality) {
     this.steps = steps;
     this.localityWaitNanos = localityWaitMillis * 1_000_000L;
+    this.prefetchBelowNanos = prefetchBelowMillis * 1_000_000L;
     this.locality = locality;
   }
 
@@ -228,7 +236,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return n;
   }
 
-  /** Slots of every executor that run nothing. */
+  /** Slots of every executor that run nothing (an executor given attempts ahead has none). */
   synchronized int freeSlots() {
     int n = 0;
     for (Executor executor : executors.values()) {
@@ -366,8 +374,29 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     return described.of(jobId);
   }
 
+  /**
+   * Takes each end in turn; when one cannot be taken, the others still are, and the first failure is
+   * thrown after them.
+   */
   @Override
-  public void attemptDone(int executorId, AttemptResult result) throws IOException {
+  public void attemptsDone(int executorId, AttemptResults results) throws IOException {
+    IOException first = null;
+    for (AttemptResult result : results.results()) {
+      try {
+        attemptDone(executorId, result);
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** An attempt ended. */
+  void attemptDone(int executorId, AttemptResult result) throws IOException {
     Running r;
     int[] lostMaps;
     synchronized (this) {
@@ -380,6 +409,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       lostMaps = result.succeeded() ? new int[0] : confirmLost(r, result.lostMaps());
       if (result.succeeded()) {
         succeeding.add(r.attempt.task());
+        r.job.attemptTook(System.nanoTime() - r.givenNanos);
       }
       notifyAll();
     }
@@ -644,18 +674,32 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       return chosen;
     }
     long now = System.nanoTime();
-    while (executor.busy < executor.info.slots()) {
-      Chosen next = order.pick(jobs, job -> chooseIn(job, executor, now));
+    int free = prefetchBelowNanos > 0 ? freeSlots() : 0;
+    while (executor.busy < 2 * executor.info.slots()) {
+      boolean ahead = executor.busy >= executor.info.slots();
+      if (ahead && prefetchBelowNanos <= 0) {
+        break;
+      }
+      int freeNow = free;
+      Chosen next = order.pick(jobs, job -> ahead && !prefetches(job, freeNow) ? null : chooseIn(job, executor, now));
       if (next == null) {
         break;
       }
       next.job.queue.remove(next.launch);
       next.job.running++;
       next.job.waitingSinceNanos = next.job.queue.isEmpty() ? 0 : now;
+      if (!ahead) {
+        free--;
+      }
       executor.busy++;
       chosen.add(next);
     }
     return chosen;
+  }
+
+  /** Whether the job's launches may be given ahead of a free slot, with {@code free} slots free in the session. */
+  private boolean prefetches(RemoteJobExecutor job, int free) {
+    return job.queue.size() > free && job.attemptsShorterThan(prefetchBelowNanos);
   }
 
   /**

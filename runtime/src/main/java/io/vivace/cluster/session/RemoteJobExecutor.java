@@ -37,6 +37,9 @@ final class RemoteJobExecutor implements JobExecutor {
   int running;
   /** Since when (nanos) its queued work has waited without being served; 0 when nothing waits. */
   long waitingSinceNanos;
+  /** Its attempts that succeeded, and their time from given to reported (nanos) together. */
+  private long succeededAttempts;
+  private long succeededNanos;
 
   RemoteJobExecutor(Dispatcher dispatcher, ExecutorService steps, JobRun job, Submission submission,
                     Credentials credentials) {
@@ -76,6 +79,16 @@ final class RemoteJobExecutor implements JobExecutor {
   @Override
   public boolean speculates() {
     return true;
+  }
+
+  void attemptTook(long nanos) {
+    succeededAttempts++;
+    succeededNanos += nanos;
+  }
+
+  /** Whether its attempts that succeeded so far took less than {@code nanos} each on average (false if none did). */
+  boolean attemptsShorterThan(long nanos) {
+    return succeededAttempts > 0 && succeededNanos / succeededAttempts < nanos;
   }
 
   /** Whether every map's output is on an executor the session has. */

@@ -74,7 +74,7 @@ public final class SessionMaster {
 
     ExecutorService steps = Executors.newFixedThreadPool(2, daemonThreads("vivace-session-step-"));
     Dispatcher dispatcher = new Dispatcher(steps, VivaceConf.getLong(conf, "vivace.session.locality.wait.ms"),
-        new Locality(conf));
+        VivaceConf.getLong(conf, "vivace.session.prefetch.below.ms"), new Locality(conf));
     SessionJobs jobs = new SessionJobs(conf, dispatcher,
         application.getClusterTimestamp() + String.format("%04d", application.getId()),
         new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace-history"));

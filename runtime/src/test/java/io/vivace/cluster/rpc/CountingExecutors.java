@@ -36,8 +36,8 @@ final class CountingExecutors implements ExecutorProtocol {
   }
 
   @Override
-  public void attemptDone(int executorId, AttemptResult result) {
-    record("attemptDone");
+  public void attemptsDone(int executorId, AttemptResults results) {
+    record("attemptsDone");
   }
 
   private void record(String call) {

@@ -113,7 +113,7 @@ final class FakeExecutor {
 
   /** Reports the end, and holds the attempt no longer once the session has it (as an executor does). */
   private void report(AttemptAssignment attempt, AttemptResult result) throws IOException {
-    session.attemptDone(id, result);
+    session.attemptsDone(id, new io.vivace.cluster.rpc.AttemptResults(List.of(result)));
     running.remove(attempt.attemptId());
   }
 

@@ -1,5 +1,6 @@
 package io.vivace.cluster.session;
 
+import io.vivace.conf.VivaceConf;
 import io.vivace.scheduler.JobRun;
 import io.vivace.testing.JobFixtures;
 import io.vivace.testing.StagedJob;
@@ -43,7 +44,8 @@ final class SessionHarness implements AutoCloseable {
     conf.set("vivace.session.history.dir", JobFixtures.hadoopPath(dir.resolve("history")).toString());
     conf.setLong("vivace.task.kill.grace.ms", 500);
     more.accept(conf);
-    this.dispatcher = new Dispatcher(steps, localityWaitMillis, new Locality(conf));
+    this.dispatcher = new Dispatcher(steps, localityWaitMillis, VivaceConf.getLong(conf, "vivace.session.prefetch.below.ms"),
+        new Locality(conf));
     this.jobs = new SessionJobs(conf, dispatcher, CLUSTER, dir.resolve("am-history").toFile());
   }
 
