@@ -504,6 +504,61 @@ class DispatcherTest {
     });
   }
 
+  private SessionHarness sessionPrefetchingBelow(long millis) {
+    session = new SessionHarness(dir, 0, conf -> conf.setLong("vivace.session.prefetch.below.ms", millis));
+    return session;
+  }
+
+  @Test
+  void anExecutorIsGivenAnAttemptMoreASlotOnceItsJobsAttemptsAreShorterThanThePrefetchBound() throws Exception {
+    SessionHarness s = sessionPrefetchingBelow(HOUR);
+    FakeExecutor one = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    JobRun job = s.submit(5, 0);
+    AttemptAssignment first = one.awaitRunning(1).get(0);
+    awaitQueued(s, 4);
+    assertEquals(List.of(), one.poll(0), "nothing ahead of a free slot before any attempt of the job ended");
+    one.succeed(first);
+    assertEquals(2, one.poll(0).size(), "the free slot's attempt and one ahead of it");
+    assertEquals(List.of(), one.poll(0), "one attempt more a slot at most");
+    one.succeedAll();
+    assertEquals(2, one.poll(0).size());
+    one.succeedAll();
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(job).status().getState());
+    assertEquals(5, counter(job, JobCounter.TOTAL_LAUNCHED_MAPS));
+    assertEquals(0, s.dispatcher.runningAttempts(true));
+
+    SessionHarness slow = new SessionHarness(dir.resolve("slow"), 0,
+        conf -> conf.setLong("vivace.session.prefetch.below.ms", 1));
+    try {
+      FakeExecutor executor = FakeExecutor.join(slow.dispatcher, "container_2", H1, 1);
+      JobRun longer = slow.submit(3, 0);
+      AttemptAssignment attempt = executor.awaitRunning(1).get(0);
+      Thread.sleep(20); // an attempt longer than the bound
+      executor.succeed(attempt);
+      assertEquals(1, executor.poll(0).size(), "a job whose attempts take longer: only the free slot's");
+      executor.succeedAll();
+      executor.awaitRunning(1);
+      executor.succeedAll();
+      assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(longer).status().getState());
+    } finally {
+      slow.close();
+    }
+  }
+
+  @Test
+  void noAttemptIsGivenAheadWhileTheSessionHasAFreeSlotForIt() throws Exception {
+    SessionHarness s = sessionPrefetchingBelow(HOUR);
+    FakeExecutor one = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    FakeExecutor two = FakeExecutor.join(s.dispatcher, "container_2", H2, 1);
+    JobRun job = s.submit(3, 0);
+    one.succeed(one.awaitRunning(1).get(0));
+    assertEquals(1, one.poll(0).size(), "the free slot's attempt only: " + two.container + " has a free slot for the other");
+    assertEquals(1, two.poll(0).size());
+    one.succeedAll();
+    two.succeedAll();
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(job).status().getState());
+  }
+
   private static void awaitQueued(SessionHarness s, int launches) throws InterruptedException {
     long deadline = System.nanoTime() + FakeExecutor.GUARD_MILLIS * 1_000_000L;
     while (s.dispatcher.queuedLaunches() != launches && System.nanoTime() < deadline) {
