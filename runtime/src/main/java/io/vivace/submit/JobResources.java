@@ -197,10 +197,13 @@ public final class JobResources implements Closeable {
       return dir;
     }
 
-    /** A file only read (job jar, -libjars, an archive to unpack): where it is when it is local. */
+    /**
+     * A file only read (job jar, -libjars, an archive to unpack): where it is when it is local, else
+     * this JVM's copy of it ({@link RemoteClassPathFiles}).
+     */
     File classPathFile(Path path) throws IOException {
       FileSystem fs = path.getFileSystem(conf);
-      return isLocal(fs) ? existing(fs, path) : copy(fs, path);
+      return isLocal(fs) ? existing(fs, path) : RemoteClassPathFiles.JVM.copyOf(fs, path, jobDir.getParentFile());
     }
 
     private boolean isStaged(File file) {

@@ -17,7 +17,7 @@ import org.apache.hadoop.security.UserGroupInformation;
  */
 public record Submission(JobID id, JobConf conf, Path submitDir, UserGroupInformation ugi,
                          JobResources resources, JobSandbox sandbox, InputSplits splits,
-                         LocalDirs localDirs) {
+                         LocalDirs localDirs, LoadTimes loadTimes) {
 
   /**
    * Runs job code as the job's user, with {@code loader} as the thread's context class loader, in

@@ -31,6 +31,7 @@ public final class SubmissionLoader {
     LocalDirs localDirs = LocalDirs.create(clientConf, id.toString());
     File jobDir = localDirs.jobDir();
     JobConf conf;
+    long start = System.nanoTime();
     try {
       conf = readJobConf(new Path(dir, "job.xml"), clientConf, jobDir);
     } catch (IOException | RuntimeException e) {
@@ -46,8 +47,10 @@ public final class SubmissionLoader {
     ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
     try {
       return ugi.doAs((java.security.PrivilegedExceptionAction<Submission>) () -> {
+        long confRead = System.nanoTime();
         org.apache.hadoop.fs.LocalFileSystem localFs = TaskLocalFileSystem.installFor(conf);
         JobResources resources = JobResources.localize(conf, jobDir, dir, clientLoader);
+        long localized = System.nanoTime();
         conf.set(MRJobConfig.JOB_LOCAL_DIR, jobDir.getAbsolutePath());
         JobSandbox sandbox = new JobSandbox(id.toString(),
             JobClassPath.of(conf.getClassLoader(), conf),
@@ -57,9 +60,12 @@ public final class SubmissionLoader {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(conf.getClassLoader());
+        long sandboxed = System.nanoTime();
         try {
           InputSplits splits = SplitReader.read(id, conf, dir);
-          return new Submission(id, conf, dir, ugi, resources, sandbox, splits, localDirs);
+          LoadTimes times = new LoadTimes(millis(start, confRead), millis(confRead, localized),
+              millis(localized, sandboxed), millis(sandboxed, System.nanoTime()));
+          return new Submission(id, conf, dir, ugi, resources, sandbox, splits, localDirs, times);
         } finally {
           thread.setContextClassLoader(previous);
         }
@@ -73,6 +79,10 @@ public final class SubmissionLoader {
       FileSystem.closeAllForUGI(ugi);
       throw e;
     }
+  }
+
+  private static long millis(long fromNanos, long toNanos) {
+    return (toNanos - fromNanos) / 1_000_000;
   }
 
   /**

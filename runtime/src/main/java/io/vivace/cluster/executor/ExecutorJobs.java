@@ -2,6 +2,7 @@ package io.vivace.cluster.executor;
 
 import io.vivace.cluster.ReadBackJobs;
 import io.vivace.cluster.rpc.AttemptAssignment;
+import io.vivace.cluster.rpc.JobToRead;
 import io.vivace.exec.LocalJob;
 import io.vivace.segment.SegmentCodec;
 import io.vivace.shuffle.MapOutput;
@@ -57,6 +58,14 @@ final class ExecutorJobs {
   private final ShuffleMemory shuffleMemory;
   private final Descriptions descriptions;
   private final Map<String, Slot> jobs = new ConcurrentHashMap<>();
+  /** The latest jobs the session said are over, so that a read ahead coming late does not read one again. */
+  private final java.util.Set<String> over = java.util.Collections.newSetFromMap(
+      java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > 10_000;
+        }
+      }));
 
   /** Jobs that are all read from their staging folders. */
   ExecutorJobs(Configuration conf, ShuffleMemory shuffleMemory) {
@@ -71,14 +80,36 @@ final class ExecutorJobs {
 
   /** The assignment's job, read back on first use. */
   Job job(AttemptAssignment assignment) throws IOException {
+    return job(assignment.job(), false);
+  }
+
+  /**
+   * Reads the job back ahead of its first attempt here (the session has just taken it); nothing
+   * when it is read already, or over (also when the session says so while it is read: the end then
+   * waits for the read and drops the job). A failure is left for its first attempt to meet again.
+   */
+  void readAhead(JobToRead toRead) {
+    try {
+      job(toRead, true);
+    } catch (IOException | RuntimeException e) {
+      LOG.info("Could not read job " + toRead.jobId() + " ahead of its attempts: " + e);
+    }
+  }
+
+  private Job job(JobToRead assignment, boolean ahead) throws IOException {
     Slot slot = jobs.computeIfAbsent(assignment.jobId(), id -> new Slot());
     synchronized (slot) {
+      if (ahead && over.contains(assignment.jobId())) {
+        jobs.remove(assignment.jobId(), slot); // over before it was read: nothing to read
+        return null;
+      }
       if (slot.finished) {
         throw new IOException("job " + assignment.jobId() + " is over on this executor");
       }
       if (slot.job == null) {
         long start = System.nanoTime();
         String submitDir = submitDir(assignment, slot);
+        long fetched = System.nanoTime();
         Submission submission;
         try {
           submission = SubmissionLoader.load(JobID.forName(assignment.jobId()), submitDir,
@@ -92,7 +123,9 @@ final class ExecutorJobs {
         slot.job = new Job(new LocalJob(submission, shuffleMemory, codec, false), new ConcurrentHashMap<>());
         LOG.info("Read job " + assignment.jobId() + " back from "
             + (slot.described != null ? "the session's description of it" : submitDir) + " into "
-            + submission.jobDir() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+            + submission.jobDir() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms: "
+            + (slot.described != null ? "description " + (fetched - start) / 1_000_000 + " ms, " : "")
+            + "read " + submission.loadTimes());
       }
       return slot.job;
     }
@@ -102,7 +135,7 @@ final class ExecutorJobs {
    * Where the job is read from: the folder its description is written into when the session holds
    * one, else the staging folder the assignment names.
    */
-  private String submitDir(AttemptAssignment assignment, Slot slot) throws IOException {
+  private String submitDir(JobToRead assignment, Slot slot) throws IOException {
     JobDescription description = descriptions.of(assignment.jobId());
     if (!description.isPresent()) {
       return assignment.submitDir();
@@ -144,6 +177,7 @@ final class ExecutorJobs {
 
   /** The job is over: its map outputs, local folders, file systems and class loaders go. */
   void finished(String jobId) {
+    over.add(jobId);
     Slot slot = jobs.remove(jobId);
     if (slot != null) {
       close(slot);

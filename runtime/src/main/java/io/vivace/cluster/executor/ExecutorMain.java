@@ -59,6 +59,13 @@ public final class ExecutorMain {
   private final AttemptThreads<AttemptAssignment> running;
   private final long graceNanos;
   private final AttemptEndReporter reporter;
+  /** Reads jobs back ahead of their attempts, one at a time, off the workers. */
+  private final java.util.concurrent.ExecutorService readingAhead = java.util.concurrent.Executors.newSingleThreadExecutor(
+      r -> {
+        Thread t = new Thread(r, "vivace-executor-read-ahead");
+        t.setDaemon(true);
+        return t;
+      });
   /** Attempts given to this executor that wait for a worker; those asked to stop meanwhile, marked. */
   private final java.util.Map<String, Boolean> waiting = new java.util.concurrent.ConcurrentHashMap<>();
   /** Every attempt given to this executor whose end the session has not taken yet (its report returns). */
@@ -134,6 +141,7 @@ public final class ExecutorMain {
       askAndRun();
     } finally {
       monitor.interrupt();
+      readingAhead.shutdownNow();
       reporter.close();
     }
   }
@@ -159,6 +167,9 @@ public final class ExecutorMain {
       }
       for (String jobId : work.finishedJobs()) {
         jobs.finished(jobId);
+      }
+      for (io.vivace.cluster.rpc.JobToRead job : work.jobsToRead()) {
+        readingAhead.execute(() -> jobs.readAhead(job));
       }
       for (AttemptAssignment assignment : work.attempts()) {
         held.add(assignment.attemptId());

@@ -10,15 +10,12 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.security.Credentials;
 
 /**
- * An attempt the session gives an executor to run: its job (id and staging folder, where the
- * executor reads the job back), the job's credentials, the attempt, and for a reduce where every
- * map's output is.
+ * An attempt the session gives an executor to run: its job ({@link JobToRead}), the attempt, and for
+ * a reduce where every map's output is.
  */
 public final class AttemptAssignment implements Writable {
 
-  private String jobId;
-  private String submitDir;
-  private Credentials credentials = new Credentials();
+  private JobToRead job = new JobToRead();
   private String attemptId;
   private boolean map;
   private int index;
@@ -29,25 +26,27 @@ public final class AttemptAssignment implements Writable {
 
   public AttemptAssignment(String jobId, String submitDir, Credentials credentials, String attemptId, boolean map,
                            int index, List<MapOutputLocation> mapOutputs) {
-    this.jobId = jobId;
-    this.submitDir = submitDir;
-    this.credentials = credentials;
+    this.job = new JobToRead(jobId, submitDir, credentials);
     this.attemptId = attemptId;
     this.map = map;
     this.index = index;
     this.mapOutputs = mapOutputs;
   }
 
+  public JobToRead job() {
+    return job;
+  }
+
   public String jobId() {
-    return jobId;
+    return job.jobId();
   }
 
   public String submitDir() {
-    return submitDir;
+    return job.submitDir();
   }
 
   public Credentials credentials() {
-    return credentials;
+    return job.credentials();
   }
 
   public String attemptId() {
@@ -69,9 +68,7 @@ public final class AttemptAssignment implements Writable {
 
   @Override
   public void write(DataOutput out) throws IOException {
-    Text.writeString(out, jobId);
-    Text.writeString(out, submitDir);
-    credentials.write(out);
+    job.write(out);
     Text.writeString(out, attemptId);
     out.writeBoolean(map);
     out.writeInt(index);
@@ -80,10 +77,8 @@ public final class AttemptAssignment implements Writable {
 
   @Override
   public void readFields(DataInput in) throws IOException {
-    jobId = Text.readString(in);
-    submitDir = Text.readString(in);
-    credentials = new Credentials();
-    credentials.readFields(in);
+    job = new JobToRead();
+    job.readFields(in);
     attemptId = Text.readString(in);
     map = in.readBoolean();
     index = in.readInt();

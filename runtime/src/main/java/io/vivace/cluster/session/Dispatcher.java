@@ -7,6 +7,7 @@ import io.vivace.cluster.rpc.AttemptResults;
 import io.vivace.cluster.rpc.AttemptStatus;
 import io.vivace.cluster.rpc.ExecutorInfo;
 import io.vivace.cluster.rpc.ExecutorProtocol;
+import io.vivace.cluster.rpc.JobToRead;
 import io.vivace.cluster.rpc.StatusBatch;
 import io.vivace.counters.AttemptCounters;
 import io.vivace.scheduler.Attempt;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
  * attempts have run shorter than {@code vivace.session.prefetch.below.ms} so far (where that round
  * trip is a large part of an attempt's time), and only while the job has more launches waiting than
  * the session has free slots (so that none waits behind another while a slot elsewhere is free).
+ * A job the session takes is read back ahead of its first attempts by up to
+ * {@code vivace.session.read.ahead.executors} executors with free slots, while the master reads it.
  *
  * <p>What it guarantees, whatever the order in which executors ask, report and are lost: an attempt
  * is only ever recorded on an executor the session still has (one lost while its attempt was being
@@ -70,6 +73,9 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   private final ExecutorService steps;
   private final long localityWaitNanos;
   private final long prefetchBelowNanos;
+  private final int readAheadExecutors;
+  /** The executors told to read a job ahead that the session has not taken yet, by job. */
+  private final Map<String, List<Executor>> readingAhead = new HashMap<>();
   private final Locality locality;
   private final DescribedJobs described = new DescribedJobs();
   private final Map<Integer, Executor> executors = new LinkedHashMap<>();
@@ -91,6 +97,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     final ExecutorInfo info;
     final List<String> stops = new ArrayList<>();
     final List<String> finishedJobs = new ArrayList<>();
+    final List<JobToRead> toRead = new ArrayList<>();
     int busy;
     long lastSeenNanos;
     /** Its requests for work so far: an attempt given in an earlier one was in its hands by this one. */
@@ -143,8 +150,10 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   record Waiting(JobRun job, long sinceNanos, int queued) {
   }
 
-  Dispatcher(ExecutorService steps, long localityWaitMillis, long prefetchBelowMillis, Locality locality) {
+  Dispatcher(ExecutorService steps, long localityWaitMillis, long prefetchBelowMillis, int readAheadExecutors,
+             Locality locality) {
     this.steps = steps;
+    this.readAheadExecutors = readAheadExecutors;
     this.localityWaitNanos = localityWaitMillis * 1_000_000L;
     this.prefetchBelowNanos = prefetchBelowMillis * 1_000_000L;
     this.locality = locality;
@@ -158,6 +167,47 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
         submission.ugi().getCredentials());
     jobs.add(executor);
     return executor;
+  }
+
+  /**
+   * The session is taking {@code job}: up to {@code vivace.session.read.ahead.executors} executors
+   * with free slots (the most free first) read it back now, while the master reads it, instead of
+   * on its first attempt there.
+   */
+  synchronized void readAhead(JobToRead job) {
+    if (readAheadExecutors <= 0) {
+      return;
+    }
+    List<Executor> free = new ArrayList<>();
+    for (Executor executor : executors.values()) {
+      if (executor.busy < executor.info.slots()) {
+        free.add(executor);
+      }
+    }
+    free.sort((a, b) -> Integer.compare(b.info.slots() - b.busy, a.info.slots() - a.busy));
+    List<Executor> told = free.subList(0, Math.min(readAheadExecutors, free.size()));
+    for (Executor executor : told) {
+      executor.toRead.add(job);
+    }
+    if (!told.isEmpty()) {
+      readingAhead.put(job.jobId(), new ArrayList<>(told));
+      notifyAll();
+    }
+  }
+
+  /** The session did not take a job it had its executors read ahead (it was refused): they drop it. */
+  synchronized void notTaken(String jobId) {
+    List<Executor> told = readingAhead.remove(jobId);
+    if (told == null) {
+      return;
+    }
+    for (Executor executor : told) {
+      boolean notYetTold = executor.toRead.removeIf(job -> job.jobId().equals(jobId));
+      if (!notYetTold && executors.get(executor.id) == executor) {
+        executor.finishedJobs.add(jobId);
+      }
+    }
+    notifyAll();
   }
 
   synchronized void queue(RemoteJobExecutor job, RemoteJobExecutor.Launch launch, boolean first) {
@@ -181,6 +231,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
 
   synchronized void jobClosed(RemoteJobExecutor job) {
     jobs.remove(job);
+    readingAhead.remove(job.jobId());
     for (Executor executor : executors.values()) {
       executor.finishedJobs.add(job.jobId());
     }
@@ -327,14 +378,16 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       Executor executor;
       List<String> stops;
       List<String> finished;
+      List<JobToRead> toRead;
       boolean shutdown;
       synchronized (this) {
         executor = known(executorId); // lost while this call waited: it gets nothing
         chosen = choose(executor);
         stops = drain(executor.stops);
         finished = drain(executor.finishedJobs);
+        toRead = drain(executor.toRead);
         shutdown = shuttingDown;
-        if (chosen.isEmpty() && stops.isEmpty() && finished.isEmpty() && !shutdown) {
+        if (chosen.isEmpty() && stops.isEmpty() && finished.isEmpty() && toRead.isEmpty() && !shutdown) {
           long left = deadline - System.nanoTime();
           if (left <= 0) {
             executor.lastSeenNanos = System.nanoTime();
@@ -350,14 +403,15 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
         }
       }
       List<AttemptAssignment> attempts = start(executor, chosen);
-      if (attempts.isEmpty() && stops.isEmpty() && finished.isEmpty() && !shutdown
+      if (attempts.isEmpty() && stops.isEmpty() && finished.isEmpty() && toRead.isEmpty() && !shutdown
           && System.nanoTime() < deadline) {
         continue; // every launch chosen was dropped (its job ended) or waits again
       }
       synchronized (this) {
+        known(executorId); // lost while its attempts were being made: its call ends as a lost one's does
         executor.lastSeenNanos = System.nanoTime();
       }
-      return new Assignments(attempts, stops, finished, shutdown);
+      return new Assignments(attempts, stops, finished, toRead, shutdown);
     }
   }
 
@@ -653,11 +707,11 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
     }
   }
 
-  private static List<String> drain(List<String> items) {
+  private static <T> List<T> drain(List<T> items) {
     if (items.isEmpty()) {
       return List.of();
     }
-    List<String> copy = new ArrayList<>(items);
+    List<T> copy = new ArrayList<>(items);
     items.clear();
     return copy;
   }

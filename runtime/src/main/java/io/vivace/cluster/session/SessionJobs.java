@@ -3,6 +3,7 @@ package io.vivace.cluster.session;
 import io.vivace.conf.ValueSources;
 import io.vivace.scheduler.JobsClientProtocol;
 import io.vivace.cluster.ReadBackJobs;
+import io.vivace.cluster.rpc.JobToRead;
 import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.conf.VivaceConf;
 import io.vivace.scheduler.JobRun;
@@ -129,7 +130,14 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
     if (job(jobId) != null) {
       throw new IOException("job " + jobId + " was already submitted");
     }
-    Submission submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
+    dispatcher.readAhead(new JobToRead(jobId.toString(), jobSubmitDir, credentials));
+    Submission submission;
+    try {
+      submission = SubmissionLoader.load(jobId, jobSubmitDir, credentials, conf);
+    } catch (IOException | RuntimeException e) {
+      dispatcher.notTaken(jobId.toString());
+      throw e;
+    }
     JobRun[] holder = new JobRun[1];
     JobRun job;
     try {
@@ -139,6 +147,7 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
       job = new JobRun(submission, dispatcher, () -> finished(holder[0]));
     } catch (RuntimeException e) {
       LOG.warn("Job " + jobId + " refused: " + e.getMessage());
+      dispatcher.notTaken(jobId.toString());
       ReadBackJobs.release(submission);
       throw e;
     }
@@ -151,7 +160,8 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
       submitted++;
       lastActivityNanos = System.nanoTime();
     }
-    LOG.info("Job " + jobId + " submitted by " + UserGroupInformation.getCurrentUser().getShortUserName());
+    LOG.info("Job " + jobId + " submitted by " + UserGroupInformation.getCurrentUser().getShortUserName()
+        + ", read in " + submission.loadTimes());
     job.start();
     return job.status();
   }

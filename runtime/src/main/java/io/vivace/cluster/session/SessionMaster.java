@@ -74,7 +74,8 @@ public final class SessionMaster {
 
     ExecutorService steps = Executors.newFixedThreadPool(2, daemonThreads("vivace-session-step-"));
     Dispatcher dispatcher = new Dispatcher(steps, VivaceConf.getLong(conf, "vivace.session.locality.wait.ms"),
-        VivaceConf.getLong(conf, "vivace.session.prefetch.below.ms"), new Locality(conf));
+        VivaceConf.getLong(conf, "vivace.session.prefetch.below.ms"),
+        VivaceConf.getInt(conf, "vivace.session.read.ahead.executors"), new Locality(conf));
     SessionJobs jobs = new SessionJobs(conf, dispatcher,
         application.getClusterTimestamp() + String.format("%04d", application.getId()),
         new File(conf.getTrimmedStrings(MRConfig.LOCAL_DIR)[0], "vivace-history"));

@@ -114,6 +114,41 @@ class ExecutorJobsTest {
     assertTrue(!described.exists(), "the description's folder is gone once the job finished there");
   }
 
+  /**
+   * A job read ahead of its attempts (the session has just taken it) is the one its first attempt
+   * runs, not read again; one the session said is over before its read ahead came is not read.
+   */
+  @Test
+  void aJobReadAheadIsTheOneItsAttemptsRunAndOneOverIsNotRead() throws Exception {
+    Path application = dir.resolve("nm-local-dir/usercache/alice/appcache/application_1_0003");
+    Files.createDirectories(application);
+    ExecutorJobs executor = executor(application, "container_1_0003_01_000002");
+    StagedJob job = StagedJob.stage(dir, "3", 1, java.util.Collections.singletonList(new String[0]), 0);
+    AttemptAssignment map = firstMapOf(job);
+    executor.readAhead(map.job());
+    assertTrue(jobFolderIn(application, job.id().toString()), "the job read back before any attempt of it");
+    ExecutorJobs.Job read = executor.job(map);
+    assertWhole(read.local().submission(), job);
+    executor.readAhead(map.job());
+    assertTrue(read == executor.job(map), "the job read ahead, for every attempt");
+    File jobDir = read.local().submission().jobDir();
+    executor.finished(job.id().toString());
+    assertTrue(!jobDir.exists());
+
+    StagedJob ended = StagedJob.stage(dir, "3", 2, java.util.Collections.singletonList(new String[0]), 0);
+    executor.finished(ended.id().toString());
+    executor.readAhead(firstMapOf(ended).job());
+    assertTrue(!jobFolderIn(application, ended.id().toString()), "no folder for a job over before its read ahead");
+  }
+
+  /** Whether some folder under {@code root} is a job folder ({@code vivace/<job id>}) of {@code jobId}. */
+  private static boolean jobFolderIn(Path root, String jobId) throws java.io.IOException {
+    try (var paths = Files.walk(root)) {
+      return paths.anyMatch(p -> Files.isDirectory(p) && p.getFileName().toString().equals(jobId)
+          && p.getParent().getFileName().toString().equals("vivace"));
+    }
+  }
+
   /** Every key of the staged job and every file of its unpacked cache archive, whole. */
   private static void assertWhole(Submission loaded, StagedJob job) throws Exception {
     assertEquals(job.id().toString(), loaded.id().toString());

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.rpc.AttemptAssignment;
+import io.vivace.cluster.rpc.JobToRead;
 import io.vivace.scheduler.JobRun;
 import io.vivace.shuffle.net.MapOutputLocation;
 import java.io.IOException;
@@ -557,6 +558,51 @@ class DispatcherTest {
     one.succeedAll();
     two.succeedAll();
     assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(job).status().getState());
+  }
+
+  @Test
+  void aJobTakenIsReadAheadByExecutorsWithFreeSlotsUpToTheBoundAndDroppedWhenNotTaken() throws Exception {
+    session = new SessionHarness(dir, 0, conf -> conf.setInt("vivace.session.read.ahead.executors", 2));
+    SessionHarness s = session;
+    FakeExecutor busy = FakeExecutor.join(s.dispatcher, "container_1", H1, 1);
+    JobRun running = s.submit(1, 0);
+    AttemptAssignment held = busy.awaitRunning(1).get(0);
+    busy.jobsToRead.clear();
+    FakeExecutor one = FakeExecutor.join(s.dispatcher, "container_2", H2, 1);
+    FakeExecutor two = FakeExecutor.join(s.dispatcher, "container_3", H3, 3);
+    FakeExecutor three = FakeExecutor.join(s.dispatcher, "container_4", H3, 2);
+    JobRun job = s.submit(1, 0);
+    for (FakeExecutor e : List.of(busy, one, two, three)) {
+      e.poll(0);
+    }
+    String id = job.id().toString();
+    assertEquals(List.of(id), two.jobsToRead, "the executor with the most free slots");
+    assertEquals(List.of(id), three.jobsToRead, "the next");
+    assertEquals(List.of(), one.jobsToRead, "past the bound of 2");
+    assertEquals(List.of(), busy.jobsToRead, "no free slot");
+    busy.succeed(held);
+    awaitEnd(running);
+
+    // a job the session does not take: an executor told to read it drops it, one not yet told never hears of it
+    JobToRead taken = new JobToRead("job_1700000000000_0901", dir.toString(), new org.apache.hadoop.security.Credentials());
+    s.dispatcher.readAhead(taken);
+    two.poll(0);
+    assertTrue(two.jobsToRead.contains(taken.jobId()), "read ahead: " + two.jobsToRead);
+    s.dispatcher.notTaken(taken.jobId());
+    two.poll(0);
+    three.poll(0);
+    assertTrue(two.finishedJobs.contains(taken.jobId()), "a job not taken is over for an executor reading it");
+    assertFalse(three.jobsToRead.contains(taken.jobId()) || three.finishedJobs.contains(taken.jobId()),
+        "an executor that had not heard of it yet hears nothing: " + three.jobsToRead + ", " + three.finishedJobs);
+    assertFalse(one.finishedJobs.contains(taken.jobId()), "one never told of it: nothing to drop");
+
+    assertThrows(RuntimeException.class, () -> s.submit(1, 0, conf -> conf.set("vivace.slots", "many")));
+    String refused = new org.apache.hadoop.mapreduce.JobID(SessionHarness.CLUSTER, 3).toString();
+    for (FakeExecutor e : List.of(one, two, three)) {
+      e.poll(0);
+      assertFalse(e.jobsToRead.contains(refused) && !e.finishedJobs.contains(refused),
+          e.container + " was left reading the refused " + refused);
+    }
   }
 
   private static void awaitQueued(SessionHarness s, int launches) throws InterruptedException {

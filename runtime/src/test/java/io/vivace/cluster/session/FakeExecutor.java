@@ -36,6 +36,8 @@ final class FakeExecutor {
   /** Attempts the session asked it to stop. */
   final List<String> stops = new ArrayList<>();
   final List<String> finishedJobs = new ArrayList<>();
+  /** Jobs the session told it to read ahead of their attempts. */
+  final List<String> jobsToRead = new ArrayList<>();
   /** The progress it reports of an attempt, where not the default 0.5. */
   final Map<String, Float> progress = new LinkedHashMap<>();
 
@@ -63,6 +65,7 @@ final class FakeExecutor {
     }
     stops.addAll(work.stops());
     finishedJobs.addAll(work.finishedJobs());
+    work.jobsToRead().forEach(job -> jobsToRead.add(job.jobId()));
     return work.attempts();
   }
 

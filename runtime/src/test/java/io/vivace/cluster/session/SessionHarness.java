@@ -45,7 +45,7 @@ final class SessionHarness implements AutoCloseable {
     conf.setLong("vivace.task.kill.grace.ms", 500);
     more.accept(conf);
     this.dispatcher = new Dispatcher(steps, localityWaitMillis, VivaceConf.getLong(conf, "vivace.session.prefetch.below.ms"),
-        new Locality(conf));
+        VivaceConf.getInt(conf, "vivace.session.read.ahead.executors"), new Locality(conf));
     this.jobs = new SessionJobs(conf, dispatcher, CLUSTER, dir.resolve("am-history").toFile());
   }
 
