@@ -30,20 +30,26 @@ public final class SubmissionLoader {
     Path dir = new Path(submitDir);
     LocalDirs localDirs = LocalDirs.create(clientConf, id.toString());
     File jobDir = localDirs.jobDir();
+    // Read with the job's credentials, as everything of the job is: on a Kerberos cluster the caller
+    // (a session's RPC caller, an executor's container) may have no other way to the file system.
+    UserGroupInformation reader = identity(UserGroupInformation.getCurrentUser().getShortUserName(), credentials);
     JobConf conf;
     long start = System.nanoTime();
     try {
-      conf = readJobConf(new Path(dir, "job.xml"), clientConf, jobDir);
+      conf = reader.doAs((java.security.PrivilegedExceptionAction<JobConf>) () ->
+          readJobConf(new Path(dir, "job.xml"), clientConf, jobDir));
+    } catch (InterruptedException e) {
+      localDirs.delete();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while submitting " + id, e);
     } catch (IOException | RuntimeException e) {
       localDirs.delete();
       throw e;
     }
-    String user = conf.getUser() != null ? conf.getUser()
-        : UserGroupInformation.getCurrentUser().getShortUserName();
+    String user = conf.getUser() != null ? conf.getUser() : reader.getShortUserName();
     // A job-private identity gives the job its own cached FileSystem instances: its local one
     // resolves relative paths in the working directory of the task using it.
-    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
-    ugi.addCredentials(credentials);
+    UserGroupInformation ugi = user.equals(reader.getShortUserName()) ? reader : identity(user, credentials);
     ClassLoader clientLoader = Thread.currentThread().getContextClassLoader();
     try {
       return ugi.doAs((java.security.PrivilegedExceptionAction<Submission>) () -> {
@@ -85,15 +91,26 @@ public final class SubmissionLoader {
     return (toNanos - fromNanos) / 1_000_000;
   }
 
+  /** A new identity of {@code user} holding {@code credentials} (and no other). */
+  private static UserGroupInformation identity(String user, Credentials credentials) {
+    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
+    ugi.addCredentials(credentials);
+    return ugi;
+  }
+
   /**
    * The job's configuration, from a local copy of the staged {@code job.xml} in the job's local
-   * directory: a file resource can be read again when a task's configuration reloads.
+   * directory: a file resource can be read again when a task's configuration reloads. Through file
+   * systems of its own, never the cached ones of the identity reading, which become the job's (its
+   * local one must be made in its sandbox).
    */
   private static JobConf readJobConf(Path jobXml, org.apache.hadoop.conf.Configuration clientConf,
                                      File jobDir) throws IOException {
     File local = new File(jobDir, "job.xml");
-    jobXml.getFileSystem(clientConf).copyToLocalFile(false, jobXml,
-        new Path(local.getAbsolutePath()), true);
+    try (FileSystem fs = FileSystem.newInstance(jobXml.toUri(), clientConf);
+         java.io.InputStream in = fs.open(jobXml)) {
+      java.nio.file.Files.copy(in, local.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
     JobConf conf = new JobConf(false);
     conf.addResource(new Path(local.toURI()));
     conf.size(); // parse now: a malformed job.xml fails the submission, not a task

@@ -240,6 +240,11 @@ class SessionExamplesTest {
       FileOutputFormat.setOutputPath(job, new Path(args[1]));
       return job.waitForCompletion(true) ? 0 : 1;
     }
+
+    /** The job of the last run. */
+    Job job() {
+      return job;
+    }
   }
 
   /**

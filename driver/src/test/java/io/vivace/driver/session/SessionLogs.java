@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
@@ -72,10 +73,15 @@ final class SessionLogs {
 
   /** Every log file of the application's containers, on every NodeManager of the cluster. */
   static List<Path> files(ClusterFixture cluster, String application) throws IOException {
+    return files(cluster.yarn(), application);
+  }
+
+  /** Every log file of the application's containers, on every NodeManager of {@code yarn}. */
+  static List<Path> files(MiniMRYarnCluster yarn, String application) throws IOException {
     List<Path> logs = new ArrayList<>();
-    int nodes = cluster.yarn().getResourceManager().getRMContext().getRMNodes().size();
+    int nodes = yarn.getResourceManager().getRMContext().getRMNodes().size();
     for (int i = 0; i < nodes; i++) {
-      for (String dir : cluster.yarn().getNodeManager(i).getConfig().getTrimmedStrings(YarnConfiguration.NM_LOG_DIRS)) {
+      for (String dir : yarn.getNodeManager(i).getConfig().getTrimmedStrings(YarnConfiguration.NM_LOG_DIRS)) {
         Path folder = Paths.get(dir, application);
         if (Files.isDirectory(folder)) {
           try (Stream<Path> files = Files.walk(folder)) {
@@ -89,7 +95,12 @@ final class SessionLogs {
 
   /** The {@code syslog} of each of the application's containers. */
   static List<Path> syslogs(ClusterFixture cluster, String application) throws IOException {
-    return files(cluster, application).stream().filter(f -> f.getFileName().toString().equals("syslog")).toList();
+    return syslogs(cluster.yarn(), application);
+  }
+
+  /** The {@code syslog} of each of the application's containers on {@code yarn}. */
+  static List<Path> syslogs(MiniMRYarnCluster yarn, String application) throws IOException {
+    return files(yarn, application).stream().filter(f -> f.getFileName().toString().equals("syslog")).toList();
   }
 
   /** Whether the log is the session master's (its container is the application's first, {@code _000001}). */

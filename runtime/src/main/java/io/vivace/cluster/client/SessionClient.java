@@ -27,7 +27,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
-import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -371,7 +370,8 @@ public final class SessionClient {
           SessionSecretStore.origin(secrets.path(owner, id.toString())));
       secrets.write(access);
       context.setAMContainerSpec(spec.launchContext("io.vivace.cluster.session.SessionMaster", List.of(),
-          (int) (memoryMb * 0.8), Map.of(), SessionCredentials.launchTokens(new Credentials(), access)));
+          (int) (memoryMb * 0.8), Map.of(),
+          SessionCredentials.launchTokens(SessionDelegationTokens.obtain(conf), access)));
       LOG.info("Starting Vivace session " + id + " (" + name + ")");
       yarn.submitApplication(context);
       return id;
@@ -421,7 +421,7 @@ public final class SessionClient {
   /**
    * What the session's containers run with: its configuration file and Vivace's jars on the
    * cluster's file system, the class path, the JVM's module options. On a mini-cluster (all on this
-   * host) the containers take this JVM's class path as it is.
+   * host) the containers take this JVM's class path as it is, and its Kerberos configuration file.
    */
   private static ContainerSpec containerSpec(Configuration conf, ApplicationId id) throws IOException {
     FileSystem fs = FileSystem.get(conf);
@@ -450,6 +450,10 @@ public final class SessionClient {
     }
     options.add("-Djava.net.preferIPv4Stack=true");
     options.add("-Dvivace.log.level=" + logLevel(conf));
+    String krb5Conf = System.getProperty("java.security.krb5.conf");
+    if (conf.getBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false) && krb5Conf != null) {
+      options.add("-Djava.security.krb5.conf=" + krb5Conf); // as the class path: the containers share this host
+    }
     return new ContainerSpec(resources, classPath, options);
   }
 }

@@ -2,6 +2,7 @@ package io.vivace.cluster.executor;
 
 import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerHost;
+import io.vivace.cluster.ContainerSecurity;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.rpc.Assignments;
 import io.vivace.cluster.rpc.AttemptAssignment;
@@ -93,6 +94,7 @@ public final class ExecutorMain {
     Configuration conf = new Configuration();
     conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
     ContainerDirs.useOwnFolders(conf); // never the folders of another executor on this node
+    ContainerSecurity.use(conf);
     InetSocketAddress masterAddress = NetUtils.createSocketAddr(args[0]);
     int slots = Integer.parseInt(args[1]);
     String container = args[2];

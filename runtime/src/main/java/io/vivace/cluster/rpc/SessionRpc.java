@@ -69,7 +69,8 @@ public final class SessionRpc {
     Class<?> wire = wireProtocol(protocol);
     Configuration rpcConf = new Configuration(conf);
     useWritables(rpcConf);
-    String userName = user.getUserName();
+    // the short name, the session owner's kind: a Kerberos login's full name (user@REALM) is not
+    String userName = user.getShortUserName();
     UserGroupInformation caller = UserGroupInformation.createRemoteUser(userName);
     if (session.hasSecret()) {
       caller.addToken(SessionSecretManager.token(session, userName, SecurityUtil.buildTokenService(address)));

@@ -2,6 +2,7 @@ package io.vivace.cluster.session;
 
 import java.io.File;
 import java.io.IOException;
+import java.security.PrivilegedExceptionAction;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,9 +34,12 @@ final class HistoryCopies {
     this.folder = folder;
   }
 
-  /** Copies (then deletes) the local history file of a job that ended, once the copies before it are done. */
-  void copy(String jobId, File local) {
-    Runnable copy = () -> copyNow(jobId, local);
+  /**
+   * Copies (then deletes) the local history file of a job that ended, once the copies before it are
+   * done, as the job's {@code user} (with its credentials: on a Kerberos cluster, its delegation tokens).
+   */
+  void copy(String jobId, File local, UserGroupInformation user) {
+    Runnable copy = () -> copyNow(jobId, local, user);
     try {
       copier.execute(copy);
     } catch (RejectedExecutionException ending) {
@@ -42,13 +47,21 @@ final class HistoryCopies {
     }
   }
 
-  private void copyNow(String jobId, File local) {
+  private void copyNow(String jobId, File local, UserGroupInformation user) {
     try {
-      FileSystem fs = folder.getFileSystem(conf);
-      fs.mkdirs(folder);
-      fs.copyFromLocalFile(true, true, new Path(local.getAbsolutePath()), new Path(folder, local.getName()));
+      // a file system of its own, closed after the copy: the job's identity is not used again
+      user.doAs((PrivilegedExceptionAction<Void>) () -> {
+        try (FileSystem fs = FileSystem.newInstance(folder.toUri(), conf)) {
+          fs.mkdirs(folder);
+          fs.copyFromLocalFile(true, true, new Path(local.getAbsolutePath()), new Path(folder, local.getName()));
+        }
+        return null;
+      });
     } catch (IOException e) {
       LOG.warn("could not copy the history of " + jobId + " to " + folder + ": " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("interrupted while copying the history of " + jobId + " to " + folder);
     }
   }
 

@@ -189,7 +189,7 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
     LOG.info("Job " + job.id() + " ended " + status.getState() + " after "
         + (status.getFinishTime() - status.getStartTime()) / 1000.0 + " s"
         + (status.getFailureInfo().isEmpty() ? "" : ": " + status.getFailureInfo()));
-    historyCopies.copy(job.id().toString(), job.historyFile());
+    historyCopies.copy(job.id().toString(), job.historyFile(), job.submission().ugi());
     synchronized (this) {
       retire();
     }

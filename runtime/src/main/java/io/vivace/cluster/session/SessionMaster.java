@@ -2,6 +2,7 @@ package io.vivace.cluster.session;
 
 import io.vivace.cluster.ContainerDirs;
 import io.vivace.cluster.ContainerHost;
+import io.vivace.cluster.ContainerSecurity;
 import io.vivace.cluster.ContainerSpec;
 import io.vivace.cluster.SessionEndNote;
 import io.vivace.cluster.SessionFiles;
@@ -66,6 +67,7 @@ public final class SessionMaster {
     YarnConfiguration conf = new YarnConfiguration();
     conf.addResource(new Path(new File(ContainerSpec.CONF_FILE).getAbsoluteFile().toURI()));
     ContainerDirs.useOwnFolders(conf); // never the folders of an executor on this node
+    ContainerSecurity.use(conf);
     ContainerId container = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
     ApplicationId application = container.getApplicationAttemptId().getApplicationId();
     String host = ContainerHost.name();
@@ -156,10 +158,12 @@ public final class SessionMaster {
     watchdog.start();
   }
 
-  /** Removes the session's secret and files from the owner's home (as the owner). */
+  /** Removes the session's secret and files from the owner's home (as the owner, with the session's tokens). */
   private static void forgetSession(YarnConfiguration conf, SessionAccess session) {
     try {
-      UserGroupInformation.createRemoteUser(session.owner()).doAs((PrivilegedExceptionAction<Void>) () -> {
+      UserGroupInformation owner = UserGroupInformation.createRemoteUser(session.owner());
+      owner.addCredentials(UserGroupInformation.getLoginUser().getCredentials());
+      owner.doAs((PrivilegedExceptionAction<Void>) () -> {
         SessionFiles.forget(conf, session.owner(), session.sessionId());
         return null;
       });
