@@ -31,9 +31,21 @@ public final class TestJobs {
     conf.set("hadoop.tmp.dir", scratch.resolve("tmp").toString());
     conf.set("mapreduce.cluster.local.dir", scratch.resolve("local").toString());
     conf.set("mapreduce.jobtracker.staging.root.dir",
-        Files.createTempDirectory("vivace-test-staging").toString());
+        Files.createTempDirectory(stagingRoot(), "staging").toString());
     conf.set("vivace.history.dir", scratch.resolve("history").toString());
     return conf;
+  }
+
+  private static Path stagingRoot;
+
+  /** One folder for this JVM's staging folders, removed when the JVM ends (after every job's own removal). */
+  private static synchronized Path stagingRoot() throws IOException {
+    if (stagingRoot == null) {
+      Path root = Files.createTempDirectory("vivace-test-staging");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> org.apache.hadoop.fs.FileUtil.fullyDelete(root.toFile())));
+      stagingRoot = root;
+    }
+    return stagingRoot;
   }
 
   /** {@code ToolRunner.run}; the exit status. */
