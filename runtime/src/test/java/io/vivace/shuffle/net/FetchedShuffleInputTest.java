@@ -351,8 +351,13 @@ class FetchedShuffleInputTest {
     ShuffleMemory memory = new ShuffleMemory(LARGE);
     try (FetchedShuffleInput input = input(0, memory, ShuffleHosts.KEY, QUICK)) {
       assertSameSegments(hosts.heldSegments(0), input.take(0).segments(), "over kept-alive connections");
+      while (relay.open() > 0) {
+        Thread.sleep(5); // the relay sees the close; never closed, the test ends by its timeout
+      }
     }
     assertEquals(40, hosts.executors.get(0).server.answered(), "one request per map");
+    assertEquals("true", System.getProperty(MapOutputServer.NO_DELAY_PROPERTY),
+        "the server sends without Nagle's delay, else each small answer on a kept connection waits ~40 ms");
     assertTrue(relay.accepted() >= 1 && relay.accepted() <= QUICK.parallelCopies(),
         relay.accepted() + " connections for 40 maps and " + QUICK.parallelCopies() + " fetch threads");
     for (ShuffleError e : ShuffleError.values()) {

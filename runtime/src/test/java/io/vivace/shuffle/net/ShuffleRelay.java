@@ -28,6 +28,7 @@ final class ShuffleRelay implements AutoCloseable {
   private final int serverPort;
   private final IntPredicate closeAfter;
   private final AtomicInteger accepted = new AtomicInteger();
+  private final AtomicInteger open = new AtomicInteger();
   private final AtomicInteger answers = new AtomicInteger();
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final Thread acceptor;
@@ -60,6 +61,11 @@ final class ShuffleRelay implements AutoCloseable {
     return accepted.get();
   }
 
+  /** Connections accepted and not closed yet by the client (or the relay). */
+  int open() {
+    return open.get();
+  }
+
   /** {@code locations} with their port replaced by the relay's. */
   List<MapOutputLocation> inFrontOf(List<MapOutputLocation> locations) {
     return locations.stream().map(l -> new MapOutputLocation(l.mapIndex(), l.host(), port(), l.attemptId())).toList();
@@ -70,14 +76,21 @@ final class ShuffleRelay implements AutoCloseable {
       try {
         Socket client = listening.accept();
         accepted.incrementAndGet();
+        open.incrementAndGet();
         Socket server = new Socket(InetAddress.getLoopbackAddress(), serverPort);
         sockets.add(client);
         sockets.add(server);
         if (closeAfter == null) {
-          start(() -> pump(client, server));
+          start(() -> {
+            pump(client, server);
+            open.decrementAndGet();
+          });
           start(() -> pump(server, client));
         } else {
-          start(() -> exchanges(client, server));
+          start(() -> {
+            exchanges(client, server);
+            open.decrementAndGet();
+          });
         }
       } catch (IOException e) {
         return; // closed
