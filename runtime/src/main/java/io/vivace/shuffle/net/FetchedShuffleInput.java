@@ -11,13 +11,9 @@ import io.vivace.shuffle.ShuffledPartition;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.mapred.Reporter;
 import org.slf4j.Logger;
@@ -26,11 +22,13 @@ import org.slf4j.LoggerFactory;
 /**
  * A reduce attempt's map outputs fetched from the executors that hold them (docs/shuffle.md).
  * {@link #take} fetches every map's partition, {@link FetchSettings#parallelCopies()} at
- * once on threads of its own (spread over the executors), each into memory when the executor's
+ * once on threads of its own (spread over the executors, each thread keeping its connection to an
+ * executor for its next fetch from it, see {@link FetchOrder}), each into memory when the executor's
  * shuffle budget takes it, else into a file of the attempt's scratch folder; a failed try is
  * counted in Hadoop's shuffle error counters and tried again after a growing wait. A map whose
  * output cannot be fetched after the retries fails the whole fetch with a
- * {@link MapOutputLostException}; a fetch interrupted (the reduce killed) stops every try. Either
+ * {@link MapOutputLostException}; a fetch interrupted (the reduce killed) stops every try. The
+ * connections close when the fetch ends, however it ends. Either
  * way what was fetched is released, in memory and on disk. What was fetched in full is released by
  * {@link #close()}, when the attempt ends.
  */
@@ -168,29 +166,23 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
     }
   }
 
-  /** The maps in the order they are fetched: round robin over their executors, from one chosen by the partition. */
-  private Deque<Integer> fetchOrder() {
-    Map<String, Deque<Integer>> byHost = new LinkedHashMap<>();
-    for (MapOutputLocation l : locations) {
-      byHost.computeIfAbsent(l.host() + ":" + l.port(), h -> new ArrayDeque<>()).add(l.mapIndex());
+  /** {@code host:port} of map {@code map}'s executor. */
+  private String executorOf(int map) {
+    MapOutputLocation l = locations.get(map);
+    return l.host() + ":" + l.port();
+  }
+
+  private FetchOrder fetchOrder() {
+    List<String> executors = new ArrayList<>(locations.size());
+    for (int m = 0; m < locations.size(); m++) {
+      executors.add(executorOf(m));
     }
-    List<Deque<Integer>> hosts = new ArrayList<>(byHost.values());
-    Deque<Integer> order = new ArrayDeque<>(locations.size());
-    int start = hosts.isEmpty() ? 0 : partition % hosts.size();
-    while (order.size() < locations.size()) {
-      for (int i = 0; i < hosts.size(); i++) {
-        Integer next = hosts.get((start + i) % hosts.size()).poll();
-        if (next != null) {
-          order.add(next);
-        }
-      }
-    }
-    return order;
+    return new FetchOrder(executors, partition);
   }
 
   /** One fetch of every map's partition: its threads, what they fetched, how it ended. */
   private final class Round {
-    private final Deque<Integer> pending = fetchOrder();
+    private final FetchOrder pending = fetchOrder();
     private final Segment[] results = new Segment[locations.size()];
     /** Maps fetched (empty ones included). */
     private final boolean[] done = new boolean[locations.size()];
@@ -286,8 +278,9 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
       notifyAll();
     }
 
-    synchronized Integer next() {
-      return stopping || failure != null ? null : pending.poll();
+    /** The next map for a fetcher that ended its fetch from {@code from} and keeps a connection to {@code connected}. */
+    synchronized Integer next(String from, String connected) {
+      return stopping || failure != null ? null : pending.next(from, connected);
     }
 
     synchronized void fetched(int map, Segment segment) {
@@ -333,6 +326,8 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
   /** A fetch thread: takes the next map, fetches it with retries, until none is left or the round stops. */
   private final class Fetcher implements Runnable, SegmentFetcher.Watch {
     private final Round round;
+    /** Between fetches, the connection to the executor of the last one. */
+    private final KeptConnection kept = new KeptConnection();
     Thread thread;
     /** The try under way's connection, closed to stop it; guarded by this. */
     private ShuffleConnection connection;
@@ -345,9 +340,11 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
     @Override
     public void run() {
       long[] before = LocalFileStatistics.ofThisThread();
-      try {
+      try (kept) {
+        String from = null;
         Integer map;
-        while ((map = round.next()) != null) {
+        while ((map = round.next(from, kept.address())) != null) {
+          from = executorOf(map);
           round.fetched(map, fetchWithRetries(locations.get(map)));
         }
       } catch (InterruptedException | InterruptedIOException e) {
@@ -370,7 +367,7 @@ public final class FetchedShuffleInput implements ShuffleInput, Closeable {
           Thread.sleep(settings.backoffMs(attempt));
         }
         try {
-          return fetcher.fetch(location, this);
+          return fetcher.fetch(location, kept, this);
         } catch (FetchFailure e) {
           last = e;
         } finally {

@@ -29,7 +29,13 @@ import org.slf4j.LoggerFactory;
  * ShuffleAuth}) and be fresh ({@link ReplayGuard}); one that is not is refused (403), logged and
  * counted by reason ({@link #refused(ShuffleRefusal)}). The JDK's HTTP server, or its HTTPS server
  * when {@code mapreduce.shuffle.ssl.enabled} is true ({@link ServerTls}), on a fixed pool of daemon
- * threads, one per answer being sent.
+ * threads, one per answer being sent. Every answer has a {@code Content-Length}, so that a reducer
+ * keeps its connection for its next request (HTTP/1.1's default); a connection waiting for one holds
+ * no thread, and the JDK's server closes it after 30 s idle, or at once after its answer when 200
+ * connections already wait (its defaults, {@code sun.net.httpserver.idleInterval} and {@code
+ * maxIdleConnections}, left as they are: they are settings of the whole JVM). Its connections
+ * send without delay ({@code sun.net.httpserver.nodelay}, set to true unless set otherwise, before
+ * the JVM's first JDK server reads it).
  */
 public final class MapOutputServer implements Closeable {
 
@@ -37,6 +43,16 @@ public final class MapOutputServer implements Closeable {
   /** Hadoop's key for the threads of a NodeManager's shuffle server (0: twice the cores). */
   static final String THREADS_KEY = "mapreduce.shuffle.max.threads";
   private static final AtomicInteger SERVERS = new AtomicInteger();
+  /** The JDK server's switch for TCP_NODELAY on its connections, read once, by its first server in the JVM. */
+  static final String NO_DELAY_PROPERTY = "sun.net.httpserver.nodelay";
+
+  static {
+    // The JDK's server writes an answer's head and body apart: on a kept-alive connection, with
+    // Nagle's algorithm, a small body waits for the reducer's delayed ACK of the head (~40 ms each)
+    if (System.getProperty(NO_DELAY_PROPERTY) == null) {
+      System.setProperty(NO_DELAY_PROPERTY, "true");
+    }
+  }
 
   private final MapOutputSource source;
   private final Function<String, byte[]> jobKeys;

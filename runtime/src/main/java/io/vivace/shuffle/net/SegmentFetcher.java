@@ -17,10 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One try of fetching one map's partition: a {@code GET} to the executor that holds it
- * ({@link ShuffleConnection}), the answer checked (status, authentication, what it says it is), and
+ * ({@link ShuffleConnection}), over the fetch thread's {@link KeptConnection} to that executor when
+ * it has one (a request that connection, closed meanwhile, leaves unanswered goes again once, on a
+ * new connection, within the same try), the answer checked (status, authentication, what it says it is), and
  * its stored bytes into a
  * {@link MemorySegment} when the shuffle budget takes them, else into a {@link FileSegment} of its
  * own scratch file. A try that fails leaves no file and no reservation behind. Failures of the
@@ -29,6 +33,7 @@ import javax.net.ssl.SSLException;
  */
 final class SegmentFetcher {
 
+  private static final Logger LOG = LoggerFactory.getLogger(SegmentFetcher.class);
   private static final int CHUNK = 64 * 1024;
   /** Error answers are short texts; more of one is not read. */
   private static final int ERROR_TEXT_LIMIT = 1024;
@@ -38,8 +43,8 @@ final class SegmentFetcher {
   /** What a fetch thread learns of a try under way. */
   interface Watch {
     /**
-     * The try's connection, before it connects: closing it stops the try. False when the fetch is
-     * being stopped: the try then ends at once.
+     * A connection the try is about to use, before it connects or sends a request over it: closing
+     * it stops the try. False when the fetch is being stopped: the try then ends at once.
      */
     boolean opened(ShuffleConnection connection);
 
@@ -76,31 +81,61 @@ final class SegmentFetcher {
    *     closed by a stop)
    * @throws IOException writing it to local disk failed
    */
-  Segment fetch(MapOutputLocation location, Watch watch) throws IOException {
+  Segment fetch(MapOutputLocation location, KeptConnection kept, Watch watch) throws IOException {
     MapOutputRequest request = new MapOutputRequest(jobId, location.mapIndex(), location.attemptId(), partition);
-    RequestStamp stamp = RequestStamp.now(); // each try a fresh one: the executor accepts a stamp once
-    String mac = ShuffleAuth.requestMac(key, request, stamp);
-    try (ShuffleConnection connection = new ShuffleConnection()) {
+    ShuffleConnection reused = kept.take(location.host(), location.port());
+    if (reused != null) {
+      try {
+        return fetchOver(reused, request, kept, watch);
+      } catch (ShuffleConnection.NoAnswerException e) {
+        // the executor closed the idle connection (or a stop closed it): not a failed try
+        LOG.debug("Fetching {} again on a new connection: {}", request, e.getMessage());
+      }
+    }
+    ShuffleConnection connection = new ShuffleConnection();
+    if (!watch.opened(connection)) {
+      connection.close();
+      throw FetchFailure.transientFailure(ShuffleError.IO_ERROR, "stopped", null);
+    }
+    try {
+      connection.connect(location.host(), location.port(), settings.connectTimeoutMs(), settings.readTimeoutMs(), tls);
+    } catch (SSLException e) {
+      connection.close();
+      if (!cutOff(e)) {
+        // a certificate not trusted or not the host's, or a server that does not speak TLS: the
+        // cluster's configuration, which neither a retry nor a new run of the map mends
+        throw FetchFailure.fatal(ShuffleError.CONNECTION, "TLS (mapreduce.shuffle.ssl.enabled) with the executor"
+            + " failed; see the cluster's ssl-server.xml and ssl-client.xml: " + describe(e));
+      }
+      throw FetchFailure.transientFailure(ShuffleError.CONNECTION, "TLS handshake cut off: " + describe(e), e);
+    } catch (IOException e) {
+      connection.close();
+      throw FetchFailure.transientFailure(ShuffleError.CONNECTION, "cannot connect: " + describe(e), e);
+    }
+    return fetchOver(connection, request, kept, watch);
+  }
+
+  /**
+   * One request over {@code connection}, kept in {@code kept} when its answer was read in full and
+   * the executor leaves it open, else closed.
+   *
+   * @throws ShuffleConnection.NoAnswerException the connection, used before, ended before the answer
+   */
+  private Segment fetchOver(ShuffleConnection connection, MapOutputRequest request, KeptConnection kept, Watch watch)
+      throws IOException {
+    boolean read = false;
+    try {
       if (!watch.opened(connection)) {
         throw FetchFailure.transientFailure(ShuffleError.IO_ERROR, "stopped", null);
       }
+      // each request a stamp of its own, a request sent again too: the executor accepts a stamp once
+      RequestStamp stamp = RequestStamp.now();
+      String mac = ShuffleAuth.requestMac(key, request, stamp);
       try {
-        connection.connect(location.host(), location.port(), settings.connectTimeoutMs(), settings.readTimeoutMs(), tls);
-      } catch (SSLException e) {
-        if (!cutOff(e)) {
-          // a certificate not trusted or not the host's, or a server that does not speak TLS: the
-          // cluster's configuration, which neither a retry nor a new run of the map mends
-          throw FetchFailure.fatal(ShuffleError.CONNECTION, "TLS (mapreduce.shuffle.ssl.enabled) with the executor"
-              + " failed; see the cluster's ssl-server.xml and ssl-client.xml: " + describe(e));
-        }
-        throw FetchFailure.transientFailure(ShuffleError.CONNECTION, "TLS handshake cut off: " + describe(e), e);
-      } catch (IOException e) {
-        throw FetchFailure.transientFailure(ShuffleError.CONNECTION, "cannot connect: " + describe(e), e);
-      }
-      try {
-        connection.get(location.host(), location.port(), request.target(),
-            Map.of(ShuffleProtocol.HEADER_REQUEST_MAC, mac, ShuffleProtocol.HEADER_SENT_AT,
-                Long.toString(stamp.sentAtMs()), ShuffleProtocol.HEADER_NONCE, stamp.nonce()));
+        connection.get(request.target(), Map.of(ShuffleProtocol.HEADER_REQUEST_MAC, mac,
+            ShuffleProtocol.HEADER_SENT_AT, Long.toString(stamp.sentAtMs()), ShuffleProtocol.HEADER_NONCE, stamp.nonce()));
+      } catch (ShuffleConnection.NoAnswerException e) {
+        throw e;
       } catch (SocketTimeoutException e) {
         throw FetchFailure.transientFailure(ShuffleError.IO_ERROR, "no answer for " + settings.readTimeoutMs()
             + " ms (mapreduce.reduce.shuffle.read.timeout)", e);
@@ -108,13 +143,21 @@ final class SegmentFetcher {
         throw FetchFailure.transientFailure(ShuffleError.IO_ERROR, "no answer: " + describe(e), e);
       }
       long length = checkAnswer(connection, request, mac);
-      if (length == 0) {
-        return null;
+      Segment segment = null;
+      if (length > 0) {
+        InputStream body = connection.body();
+        segment = length <= MAX_ARRAY && memory.tryReserve(length)
+            ? toMemory(body, (int) length, watch)
+            : toFile(body, length, request.mapIndex(), watch);
       }
-      InputStream body = connection.body();
-      return length <= MAX_ARRAY && memory.tryReserve(length)
-          ? toMemory(body, (int) length, watch)
-          : toFile(body, length, location.mapIndex(), watch);
+      read = true;
+      return segment;
+    } finally {
+      if (read) {
+        kept.keep(connection);
+      } else {
+        connection.close();
+      }
     }
   }
 

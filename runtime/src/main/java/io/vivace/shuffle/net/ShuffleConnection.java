@@ -9,14 +9,16 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * One HTTP/1.1 {@code GET} to an executor's {@link MapOutputServer}, on a socket of its own
- * ({@code Connection: close}). A plain socket rather than the JDK's HTTP clients, because a fetch
+ * A connection to an executor's {@link MapOutputServer} that carries HTTP/1.1 {@code GET}s one after
+ * the other (kept alive: the next request goes once the answer's {@code Content-Length} bytes of
+ * body were read, see {@link #reusable()}). A plain socket rather than the JDK's HTTP clients, because a fetch
  * must stop at once when its reduce is killed: {@link #close()} from another thread ends a connect
  * or a read under way (Java 17's {@code HttpClient} ignores interrupts while it waits for a body's
  * next bytes, and {@code HttpURLConnection.disconnect} waits for a read under way). Stalled reads end
@@ -33,9 +35,37 @@ final class ShuffleConnection implements Closeable {
   private final Socket socket = new Socket(Proxy.NO_PROXY);
   /** The socket the exchange goes over: {@link #socket}, or TLS over it. */
   private Socket exchange = socket;
+  private String host;
+  private int port;
   private InputStream in;
   private int status;
+  private boolean keptAlive;
+  /** Requests sent over the connection, the one under way included. */
+  private int requests;
   private final Map<String, String> headers = new HashMap<>();
+
+  /** Whether the connection goes to {@code host:port}. */
+  boolean to(String host, int port) {
+    return port == this.port && host.equals(this.host);
+  }
+
+  /** The executor's {@code host:port}. */
+  String address() {
+    return host + ":" + port;
+  }
+
+  /** Whether a request was sent over the connection before the last one. */
+  boolean reused() {
+    return requests > 1;
+  }
+
+  /**
+   * Whether the last answer leaves the connection open for another request: an HTTP/1.1 answer
+   * that did not say {@code Connection: close}. Its body must have been read to its end first.
+   */
+  boolean reusable() {
+    return keptAlive && !socket.isClosed();
+  }
 
   /** An answer's status line and headers; its body follows in {@link #body()}. */
   int status() {
@@ -72,25 +102,44 @@ final class ShuffleConnection implements Closeable {
     if (address.isUnresolved()) {
       throw new java.net.UnknownHostException(host);
     }
+    this.host = host;
+    this.port = port;
     socket.connect(address, (int) Math.min(connectTimeoutMs, Integer.MAX_VALUE));
     socket.setSoTimeout((int) Math.min(readTimeoutMs, Integer.MAX_VALUE));
     socket.setTcpNoDelay(true);
     if (tls != null) {
       exchange = tls.over(socket, host, port);
     }
+    in = new BufferedInputStream(exchange.getInputStream(), 64 * 1024);
   }
 
-  /** Sends the request for {@code target} (path and query) and reads the answer's status and headers. */
-  void get(String host, int port, String target, Map<String, String> requestHeaders) throws IOException {
+  /**
+   * Sends the request for {@code target} (path and query) and reads the answer's status and headers.
+   *
+   * @throws NoAnswerException a connection used before ended before the answer's first byte (the
+   *     server closed it while idle): the request is worth sending again on a fresh one
+   */
+  void get(String target, Map<String, String> requestHeaders) throws IOException {
     StringBuilder request = new StringBuilder(256).append("GET ").append(target).append(" HTTP/1.1\r\n")
         .append("Host: ").append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port)
-        .append("\r\nConnection: close\r\n");
+        .append("\r\n");
     requestHeaders.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
     request.append("\r\n");
-    OutputStream out = exchange.getOutputStream();
-    out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-    out.flush();
-    in = new BufferedInputStream(exchange.getInputStream(), 64 * 1024);
+    requests++;
+    keptAlive = false;
+    headers.clear();
+    try {
+      OutputStream out = exchange.getOutputStream();
+      out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      if (firstByte() < 0) {
+        throw new EOFException("the connection closed before the answer's head ended");
+      }
+    } catch (SocketTimeoutException e) {
+      throw e;
+    } catch (IOException e) {
+      throw reused() ? new NoAnswerException(e) : e;
+    }
     String statusLine = line();
     String[] parts = statusLine.split(" ", 3);
     if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
@@ -111,6 +160,22 @@ final class ShuffleConnection implements Closeable {
         throw new IOException(colon <= 0 ? "not an HTTP header: \"" + header + "\"" : "more than " + MAX_HEADERS + " headers");
       }
       headers.putIfAbsent(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
+    }
+    keptAlive = parts[0].equals("HTTP/1.1") && !"close".equalsIgnoreCase(header("Connection"));
+  }
+
+  /** Waits for the answer's first byte and leaves it to be read; -1 when the connection ended first. */
+  private int firstByte() throws IOException {
+    in.mark(1);
+    int b = in.read();
+    in.reset();
+    return b;
+  }
+
+  /** A request on a connection used before that ended before any byte of its answer arrived. */
+  static final class NoAnswerException extends IOException {
+    NoAnswerException(IOException cause) {
+      super("the kept-alive connection ended before the answer: " + cause, cause);
     }
   }
 

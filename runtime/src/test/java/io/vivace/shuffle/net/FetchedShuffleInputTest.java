@@ -63,9 +63,13 @@ class FetchedShuffleInputTest {
 
   private final TaskReporter reporter = new TaskReporter();
   private ShuffleHosts hosts;
+  private ShuffleRelay relay;
 
   @AfterEach
-  void closeHosts() {
+  void closeHosts() throws IOException {
+    if (relay != null) {
+      relay.close();
+    }
     if (hosts != null) {
       hosts.close();
     }
@@ -336,6 +340,87 @@ class FetchedShuffleInputTest {
     Set<Thread> threads = Thread.getAllStackTraces().keySet();
     assertTrue(threads.stream().noneMatch(t -> t.getName().startsWith("vivace-fetch-")),
         "every fetch thread ended before the interrupted fetch returned");
+    input.close();
+  }
+
+  @Test
+  void manyMapOutputsOfOneExecutorComeOverOneConnectionPerFetchThread() throws Exception {
+    hosts = new ShuffleHosts(mapDisks.toFile(), 40, 2, 200, SegmentCodec.NONE, LARGE);
+    relay = ShuffleRelay.raw(hosts.executors.get(0).server.port());
+    hosts.locations.replaceAll(l -> relay.inFrontOf(List.of(l)).get(0));
+    ShuffleMemory memory = new ShuffleMemory(LARGE);
+    try (FetchedShuffleInput input = input(0, memory, ShuffleHosts.KEY, QUICK)) {
+      assertSameSegments(hosts.heldSegments(0), input.take(0).segments(), "over kept-alive connections");
+      while (relay.open() > 0) {
+        Thread.sleep(5); // the relay sees the close; never closed, the test ends by its timeout
+      }
+    }
+    assertEquals(40, hosts.executors.get(0).server.answered(), "one request per map");
+    assertEquals("true", System.getProperty(MapOutputServer.NO_DELAY_PROPERTY),
+        "the server sends without Nagle's delay, else each small answer on a kept connection waits ~40 ms");
+    assertTrue(relay.accepted() >= 1 && relay.accepted() <= QUICK.parallelCopies(),
+        relay.accepted() + " connections for 40 maps and " + QUICK.parallelCopies() + " fetch threads");
+    for (ShuffleError e : ShuffleError.values()) {
+      assertEquals(0, errors(e), e.name());
+    }
+  }
+
+  @Test
+  void aConnectionTheServerClosesBetweenAnswersIsOpenedAgainWithoutAFailedTry() throws Exception {
+    hosts = new ShuffleHosts(mapDisks.toFile(), 12, 2, 200, SegmentCodec.NONE, LARGE);
+    // every third answer is the last of its connection: the next request on it finds it closed
+    relay = ShuffleRelay.http(hosts.executors.get(0).server.port(), answer -> answer % 3 == 0);
+    hosts.locations.replaceAll(l -> relay.inFrontOf(List.of(l)).get(0));
+    FetchSettings oneThreadNoRetry = new FetchSettings(1, 5_000, 20_000, 0, 10);
+    ShuffleMemory memory = new ShuffleMemory(LARGE);
+    try (FetchedShuffleInput input = input(0, memory, ShuffleHosts.KEY, oneThreadNoRetry)) {
+      assertSameSegments(hosts.heldSegments(0), input.take(0).segments(), "over connections closed by the server");
+    }
+    assertEquals(4, relay.accepted(), "a new connection after every third answer");
+    MapOutputServer server = hosts.executors.get(0).server;
+    assertEquals(12, server.answered(), "each map answered once");
+    assertEquals(0, server.refused(), "a request sent again has a stamp of its own");
+    for (ShuffleError e : ShuffleError.values()) {
+      assertEquals(0, errors(e), e + ": a connection closed while idle is no failed try");
+    }
+  }
+
+  @Test
+  void aStopWhileReadingOnAKeptConnectionEndsTheFetch() throws Exception {
+    hosts = new ShuffleHosts(mapDisks.toFile(), 6, 2, 4_000, SegmentCodec.NONE, LARGE);
+    StallingSegment stalling = stall(3); // maps 0 to 2 come first, over the same connection
+    relay = ShuffleRelay.raw(hosts.executors.get(0).server.port());
+    hosts.locations.replaceAll(l -> relay.inFrontOf(List.of(l)).get(0));
+    // a read timeout far beyond the test's wait: only the stop can end the stalled read
+    FetchSettings oneThreadPatient = new FetchSettings(1, 5_000, 600_000, 2, 10);
+    ShuffleMemory none = new ShuffleMemory(0);
+    FetchedShuffleInput input = input(0, none, ShuffleHosts.KEY, oneThreadPatient);
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread reduce = new Thread(() -> {
+      try {
+        input.take(0);
+      } catch (Throwable t) {
+        thrown.set(t);
+      }
+    }, "test-reduce");
+    reduce.start();
+    stalling.halfSent.await();
+    Path partial = reduceDisk.resolve("map_3.out");
+    while (!(Files.exists(partial) && Files.size(partial) > 0) && reduce.isAlive()) {
+      Thread.sleep(5);
+    }
+    assertEquals(1, relay.accepted(), "map 3 is read over the connection maps 0 to 2 came over");
+    reduce.interrupt();
+    reduce.join(60_000);
+    assertFalse(reduce.isAlive(), "the interrupted fetch stopped");
+    assertInstanceOf(InterruptedIOException.class, thrown.get());
+    assertEquals(1, relay.accepted(), "no connection opened after the stop");
+    assertEquals(List.of(), reduceFiles(), "no scratch file left");
+    assertEquals(0, none.used());
+    for (ShuffleError e : ShuffleError.values()) {
+      assertEquals(0, errors(e), e + ": a stop is no fetch failure");
+    }
+    stalling.resume.countDown();
     input.close();
   }
 

@@ -20,7 +20,8 @@ import org.apache.hadoop.conf.Configuration;
  * What TLS costs the shuffle: a reduce fetching {@code MB} (256 by default) of map output, in
  * {@code MAPS} segments of one executor's server on the loopback, in clear and over TLS (Hadoop's
  * SSLFactory, keystores from TlsFiles), rounds alternating; prints each round's MB/s and
- * the ratio of the medians. Not a test: run it by hand (docs/cluster.md, "Security").
+ * the ratio of the medians; with many small segments (e.g. 1 1024: a job of 1,024 tiny maps) it
+ * shows what each fetch's connection costs. Not a test: run it by hand (docs/cluster.md, "Security").
  *
  * <p>Arguments: [MB] [MAPS] [ROUNDS].
  */
@@ -55,7 +56,8 @@ public final class ShuffleTlsBench {
       for (int round = 0; round <= rounds; round++) { // round 0 warms up
         double c = fetch(plain.port(), null, maps, mb, work);
         double t = fetch(encrypted.port(), client, maps, mb, work);
-        System.out.printf("round %d%s: clear %.0f MB/s, TLS %.0f MB/s%n", round, round == 0 ? " (warm-up)" : "", c, t);
+        System.out.printf("round %d%s: clear %.0f MB/s (%.0f ms), TLS %.0f MB/s (%.0f ms)%n", round,
+            round == 0 ? " (warm-up)" : "", c, mb / c * 1000, t, mb / t * 1000);
         if (round > 0) {
           clear.add(c);
           overTls.add(t);
@@ -63,8 +65,8 @@ public final class ShuffleTlsBench {
       }
       double c = median(clear);
       double t = median(overTls);
-      System.out.printf("%d MB in %d segments, 5 parallel copies, medians of %d rounds: clear %.0f MB/s, TLS %.0f MB/s,"
-          + " TLS/clear %.2f%n", mb, maps, rounds, c, t, t / c);
+      System.out.printf("%d MB in %d segments, 5 parallel copies, medians of %d rounds: clear %.0f MB/s (%.0f ms),"
+          + " TLS %.0f MB/s (%.0f ms), TLS/clear %.2f%n", mb, maps, rounds, c, mb / c * 1000, t, mb / t * 1000, t / c);
     } finally {
       TlsFiles.remove(sslConfDir);
       org.apache.hadoop.fs.FileUtil.fullyDelete(work);

@@ -150,6 +150,23 @@ class ShuffleTlsTest {
   }
 
   @Test
+  void manyOutputsComeOverTlsOnAFewKeptConnections() throws Exception {
+    ShuffleHosts hosts = new ShuffleHosts(mapDisks.toFile(), tls, 24, 2, 300, SegmentCodec.NONE, LARGE);
+    opened.add(hosts);
+    ShuffleRelay relay = ShuffleRelay.raw(hosts.executors.get(0).server.port());
+    opened.add(relay);
+    List<byte[]> overTls = fetch(hosts, relay.inFrontOf(hosts.locations), 0, client(tls));
+    List<Segment> held = hosts.heldSegments(0);
+    assertEquals(held.size(), overTls.size());
+    for (int i = 0; i < held.size(); i++) {
+      assertArrayEquals(stored(held.get(i)), overTls.get(i), "segment " + i);
+    }
+    assertEquals(24, answered(hosts));
+    assertTrue(relay.accepted() >= 1 && relay.accepted() <= ONE_TRY.parallelCopies(),
+        relay.accepted() + " TLS connections (and handshakes) for 24 maps and " + ONE_TRY.parallelCopies() + " fetch threads");
+  }
+
+  @Test
   void aFetchInClearFromATlsServerGetsNothing() throws Exception {
     ShuffleHosts hosts = hosts(tls);
     IOException e = assertThrows(IOException.class, () -> fetch(hosts, hosts.locations, 0, null));
