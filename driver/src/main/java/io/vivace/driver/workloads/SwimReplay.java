@@ -33,6 +33,8 @@ final class SwimReplay extends Configured implements Tool {
 
   static final long POLL_MS = 50;
   static final long PROGRESS_EVERY_MS = 5000;
+  /** A replay of thousands of jobs changes its line every poll: at most one a second, and the last. */
+  static final long PROGRESS_AT_MOST_EVERY_MS = 1000;
 
   private final List<SynthesisedJob> jobs;
   private final ReplaySettings settings;
@@ -97,7 +99,9 @@ final class SwimReplay extends Configured implements Tool {
         String line = "swim: submitted " + (done + running.size()) + "/" + jobs.size()
             + ", running " + running.size() + ", done " + done + " (" + failed + " failed)";
         long now = System.currentTimeMillis();
-        if (!line.equals(lastLine) || now - lastProgressMs >= PROGRESS_EVERY_MS) {
+        boolean changed = !line.equals(lastLine);
+        if (now - lastProgressMs >= PROGRESS_EVERY_MS || (changed
+            && (now - lastProgressMs >= PROGRESS_AT_MOST_EVERY_MS || done == jobs.size()))) {
           progress.accept(line);
           lastLine = line;
           lastProgressMs = now;
