@@ -138,9 +138,11 @@ def test_a_sampled_engine_is_compared_on_the_matched_jobs_only(tmp_path):
     assert ratio.p99 == pytest.approx(88.8 / 15.85)
 
 
-def test_every_two_engines_get_latency_ratios_in_the_studys_order(study):
+def test_latency_ratios_put_vivace_below_the_other_engine(study):
     store, study_id = study
-    [ratio] = swim.analyse(store, study_id, ["hadoop-local", "vivace"]).latency_ratios
+    [ratio] = swim.analyse(store, study_id, ["vivace", "hadoop-local"]).latency_ratios
+    assert swim.analyse(store, study_id, ["hadoop-local", "vivace"]).latency_ratios == (ratio,)
+    assert swim.latency_pair("hadoop-yarn", "hadoop-tez") == ("hadoop-yarn", "hadoop-tez")
     # matched: jobs 0, 1, 3 (job 2 failed on hadoop-local): 3, 6, 2 s against 1, 2, 0.5 s
     assert (ratio.numerator, ratio.denominator, ratio.matched) == ("hadoop-local", "vivace", 3)
     assert ratio.mean == pytest.approx((11 / 3) / (3.5 / 3))

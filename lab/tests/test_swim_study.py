@@ -67,7 +67,7 @@ def test_on_the_cluster_the_whole_trace_is_replayed_by_the_session_and_sampled_b
     assert [int(p.params["first_job"]) for p in session][:3] == [0, 977, 977 + 1600]
     first = session[0].params
     assert (first["scale_factor"], first["gap_compression"], first["block_size"], first["pool_partitions"]) == \
-        ("1e-05", "24.0", str(2**20), "160")
+        ("1e-05", "4.0", str(2**20), "160")
     # the peers: the same segments, every 100th trace job; one queue entry per engine and segment
     assert {p.params["sample_every"] for p in peers} == {"100"}
     segments = [(p.params["first_job"], p.params["jobs"]) for p in session]

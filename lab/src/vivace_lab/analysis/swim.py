@@ -5,9 +5,10 @@ failures counted apart. Per engine pair (baseline = the study's first engine, as
 lab): the per-job duration ratio ``other / baseline`` with its min/mean/median/max (table 2) and
 histogram, against the job's input+output and shuffle sizes (figures 10-11), and the total
 processing time ratio. For every two engines, the ratios of their mean, p50, p95 and p99 over the
-jobs both completed (``latency_ratios``): an engine that replayed a systematic sample of the trace
-(``sample_every`` K, `vivace lab swim --peer-sample`) is compared on those jobs only. Sizes of the
-replayed jobs against the whole trace, in decades (figures 1-6).
+jobs both completed (``latency_ratios``): Vivace's engine is the denominator, so a ratio is its
+speed-up (otherwise the earlier engine in the order over the later); an engine that replayed a
+systematic sample of the trace (``sample_every`` K, `vivace lab swim --peer-sample`) is compared
+on those jobs only. Sizes of the replayed jobs against the whole trace, in decades (figures 1-6).
 
 Percentiles interpolate linearly between the two nearest ranks (numpy's default, R's type 7): the
 p-th of n sorted values is at 0-based rank ``p/100 * (n - 1)``.
@@ -136,7 +137,7 @@ class SwimAnalysis:
     engines: tuple[str, ...]
     durations: tuple[EngineDurations, ...]
     pairs: tuple[PairSummary, ...]
-    latency_ratios: tuple[LatencyRatio, ...]  # every two engines, the earlier in the order over the later
+    latency_ratios: tuple[LatencyRatio, ...]  # every two engines: the other over Vivace's, else earlier over later
     sizes: tuple[SizeHistogram, ...]
     trace_jobs: int | None
     replayed_jobs: int
@@ -211,6 +212,14 @@ def engine_durations(jobs: Sequence[SwimJob], engine: str) -> EngineDurations:
                            p50_s=percentile(times, 50), p95_s=percentile(times, 95),
                            p99_s=percentile(times, 99),
                            sample_every=max((j.sample_every for j in mine), default=1))
+
+
+def latency_pair(first: str, second: str) -> tuple[str, str]:
+    """(numerator, denominator) of two engines' latency ratio: Vivace's engine below the other,
+    so the ratio says how many times faster it is; else the first over the second."""
+    if first.startswith("vivace") and not second.startswith("vivace"):
+        return second, first
+    return first, second
 
 
 def latency_ratio(jobs: Sequence[SwimJob], numerator: str, denominator: str) -> LatencyRatio:
@@ -317,7 +326,8 @@ def analyse(store, study_id: int, engines: Sequence[str] | None = None) -> SwimA
         engines=tuple(order),
         durations=tuple(engine_durations(jobs, e) for e in order),
         pairs=tuple(pair_summary(jobs, order[0], other) for other in order[1:]),
-        latency_ratios=tuple(latency_ratio(jobs, a, b) for i, a in enumerate(order) for b in order[i + 1:]),
+        latency_ratios=tuple(latency_ratio(jobs, *latency_pair(a, b)) for i, a in enumerate(order)
+                             for b in order[i + 1:]),
         sizes=tuple(size_histograms(jobs, trace)),
         trace_jobs=trace.get("trace_jobs") if trace else None,
         replayed_jobs=len({j.index for j in jobs}),
