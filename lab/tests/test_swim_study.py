@@ -116,6 +116,20 @@ def test_a_window_lifts_the_job_limit_and_a_factor_replaces_machines(tmp_path):
         swim_study.swim_params(options("--scale", "tiny"), tmp_path / "t.tsv")
 
 
+def test_the_cluster_replays_the_whole_trace_by_default_and_any_option_given_wins(tmp_path):
+    trace = tmp_path / "t.tsv"
+    local, cluster = swim_study.swim_params(options(), trace), swim_study.swim_params(options("--cluster"), trace)
+    assert (local["jobs"], local["gap_compression"], local["block_size"]) == (20, 1.0, 4 * 2**20)
+    assert (cluster["jobs"], cluster["scale_factor"], cluster["gap_compression"], cluster["pool_partitions"]) == \
+        (0, 1e-5, 4.0, 160)
+    given = swim_study.swim_params(options("--cluster", "--jobs", "50", "--gap-compression", "2", "--scale", "1/3000"),
+                                   trace)
+    assert (given["jobs"], given["gap_compression"], given["trace_nodes"]) == (50, 2.0, 3000)
+    assert swim_study.swim_params(options("--jobs", "all"), trace)["jobs"] == 0
+    with pytest.raises(SystemExit):
+        options("--jobs", "many")
+
+
 def test_a_missing_trace_says_where_the_public_traces_are(tmp_path):
     with pytest.raises(swim_study.SwimOptionError, match="github.com/SWIMProjectUCB/SWIM, folder workloadSuite"):
         swim_study.write_spec(options("--trace", str(tmp_path / "nope.tsv")), tmp_path)
