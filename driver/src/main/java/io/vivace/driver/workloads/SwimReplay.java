@@ -36,6 +36,12 @@ import org.apache.hadoop.util.Tool;
 final class SwimReplay extends Configured implements Tool {
 
   static final long POLL_MS = 50;
+  /**
+   * The status calls of all watchers together, at most, a second: with hundreds of jobs running
+   * (a replay faster than the framework), polling each every 50 ms added thousands of calls a
+   * second to the overload; each then waits {@code running * 1000 / this} ms instead.
+   */
+  static final long STATUS_CALLS_PER_S = 200;
   static final long PROGRESS_EVERY_MS = 5000;
   /** A replay of thousands of jobs changes its line every poll: at most one a second, and the last. */
   static final long PROGRESS_AT_MOST_EVERY_MS = 1000;
@@ -228,7 +234,7 @@ final class SwimReplay extends Configured implements Tool {
     running.add(submitted);
     try {
       while (!finished(submitted)) {
-        Thread.sleep(POLL_MS);
+        Thread.sleep(Math.max(POLL_MS, running.size() * 1000L / STATUS_CALLS_PER_S));
       }
     } catch (InterruptedException | IllegalStateException e) {
       return; // the replay is being abandoned: its thread kills the jobs still running
