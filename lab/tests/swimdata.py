@@ -12,14 +12,16 @@ SIZES = {0: (0, 0, 0), 1: (5, 10, 0), 2: (1500, 100, 99), 3: (2_000_000, 10**9, 
 TRACE_HISTOGRAMS = {kind: [i + 1 for i in range(17)] for kind in swim.SIZE_KINDS}
 
 
-def replay(engine: str, seconds: dict[int, float | None]) -> RunResult:
-    """A swim run whose job i took ``seconds[i]`` (None: it failed)."""
+def replay(engine: str, seconds: dict[int, float | None], sample_every: int = 1,
+           params: dict[str, str] | None = None) -> RunResult:
+    """A swim run whose job i took ``seconds[i]`` (None: it failed); jobs beyond SIZES' have no
+    sizes. ``sample_every``: the K of a systematic sample, as the driver records it."""
     planned, jobs = [], []
     for index, took in seconds.items():
         due = T0 + 1000 * index
         job_id = f"job_{engine}_{index}"
         status = "SUCCEEDED" if took is not None else "FAILED"
-        scaled_input, scaled_shuffle, scaled_output = SIZES[index]
+        scaled_input, scaled_shuffle, scaled_output = SIZES.get(index, (0, 0, 0))
         planned.append({"index": index, "name": f"job{index}", "due_ms": due, "job_id": job_id,
                         "status": status, "failure": None if took is not None else "map failed: boom",
                         "scaled_input_bytes": scaled_input, "scaled_shuffle_bytes": scaled_shuffle,
@@ -30,13 +32,13 @@ def replay(engine: str, seconds: dict[int, float | None]) -> RunResult:
                      "maps": 1, "reduces": 1, "counters": {}, "tasks": []})
     failed = any(t is None for t in seconds.values())
     record = {"workload": "swim", "params": {}, "status": "SUCCEEDED", "started_ms": T0, "finished_ms": T0 + 9000,
-              "results": {"swim": {"trace_jobs": 153, "trace_size_histograms": TRACE_HISTOGRAMS,
-                                   "jobs": planned}},
+              "results": {"swim": {"trace_jobs": 153, "sample_every": sample_every,
+                                   "trace_size_histograms": TRACE_HISTOGRAMS, "jobs": planned}},
               "jobs": jobs}
-    return RunResult(workload="swim", engine=engine, cluster="lab-1x2", params={"jobs": "4"}, overrides={},
+    return RunResult(workload="swim", engine=engine, cluster="lab-1x2", params=params or {"jobs": "4"}, overrides={},
                      status=FAILED if failed else SUCCEEDED, started_ms=T0, finished_ms=T0 + 9000,
                      validation_status="FAILED" if failed else "PASSED", record=record,
-                     failure="validate: 1 of 4 replayed jobs failed" if failed else None)
+                     failure=f"validate: 1 of {len(seconds)} replayed jobs failed" if failed else None)
 
 
 def seed_swim_study(store, name: str = "swim-test") -> int:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from swimdata import TRACE_HISTOGRAMS, seed_swim_study
+from swimdata import TRACE_HISTOGRAMS, replay, seed_swim_study
 
 from vivace_lab.analysis import swim
 from vivace_lab.store import Store
@@ -87,3 +87,63 @@ def test_a_study_without_swim_runs_has_no_swim_analysis(tmp_path):
     with Store(f"sqlite:///{tmp_path / 'lab.db'}") as store:
         study = store.open_study("empty", "name: empty", 1, [])
         assert swim.analyse(store, study.id) is None
+
+
+def test_percentiles_interpolate_between_the_nearest_ranks():
+    assert swim.percentile([], 50) is None
+    assert swim.percentile([7.0], 99) == 7.0
+    assert swim.percentile([4.0, 1.0, 3.0, 2.0], 50) == 2.5  # rank 1.5 of 1, 2, 3, 4
+    assert swim.percentile([1.0, 2.0, 3.0, 4.0], 0) == 1.0
+    assert swim.percentile([1.0, 2.0, 3.0, 4.0], 100) == 4.0
+
+
+def test_latency_percentiles_per_engine_from_stored_replays(tmp_path):
+    # 20 jobs of 1..20 s and one failed, stored over two runs (two segments of the trace)
+    with Store(f"sqlite:///{tmp_path / 'lab.db'}") as store:
+        study = store.open_study("latency", "name: latency", 1, [])
+        store.record_run(replay("vivace-yarn", {i: float(i + 1) for i in range(10)}), study_id=study.id)
+        store.record_run(replay("vivace-yarn", {**{i: float(i + 1) for i in range(10, 20)}, 20: None}),
+                         study_id=study.id)
+        [row] = swim.analyse(store, study.id).durations
+    assert (row.jobs, row.failed, row.sample_every) == (21, 1, 1)
+    assert row.mean_s == pytest.approx(10.5)
+    # ranks 0.5 * 19 = 9.5, 0.95 * 19 = 18.05, 0.99 * 19 = 18.81 of 1..20
+    assert row.p50_s == pytest.approx(10.5)
+    assert row.p95_s == pytest.approx(19.05)
+    assert row.p99_s == pytest.approx(19.81)
+
+
+def test_a_sampled_engine_is_compared_on_the_matched_jobs_only(tmp_path):
+    # the session ran trace jobs 0..19 in (index + 1) s; the peer every 5th (0, 5, 10, 15): 50, 50,
+    # 50, 90 s, and job 20, which the session did not complete
+    with Store(f"sqlite:///{tmp_path / 'lab.db'}") as store:
+        study = store.open_study("sampled", "name: sampled", 1, [])
+        store.record_run(replay("hadoop-yarn", {0: 50.0, 5: 50.0, 10: 50.0, 15: 90.0, 20: 70.0}, sample_every=5),
+                         study_id=study.id)
+        store.record_run(replay("vivace-yarn", {**{i: float(i + 1) for i in range(20)}, 20: None}),
+                         study_id=study.id)
+        result = swim.analyse(store, study.id, ["hadoop-yarn", "vivace-yarn"])
+    peer, session = result.durations
+    assert (peer.jobs, peer.failed, peer.sample_every, peer.mean_s) == (5, 0, 5, 62.0)
+    assert (session.jobs, session.failed, session.sample_every) == (21, 1, 1)
+    [ratio] = result.latency_ratios
+    assert (ratio.numerator, ratio.denominator, ratio.matched) == ("hadoop-yarn", "vivace-yarn", 4)
+    # matched: the session's 1, 6, 11, 16 s (mean 8.5, p50 8.5, p95 at rank 2.85: 11 + 0.85 * 5 =
+    # 15.25) against 50, 50, 50, 90 s (mean 60, p50 50, p95 50 + 0.85 * 40 = 84)
+    assert (ratio.numerator_mean_s, ratio.denominator_mean_s) == (60.0, 8.5)
+    assert ratio.mean == pytest.approx(60 / 8.5)
+    assert ratio.p50 == pytest.approx(50 / 8.5)
+    assert ratio.p95 == pytest.approx(84 / 15.25)
+    # 0.99 * 3 = 2.97: 11 + 0.97 * 5 = 15.85 and 50 + 0.97 * 40 = 88.8
+    assert ratio.p99 == pytest.approx(88.8 / 15.85)
+
+
+def test_latency_ratios_put_vivace_below_the_other_engine(study):
+    store, study_id = study
+    [ratio] = swim.analyse(store, study_id, ["vivace", "hadoop-local"]).latency_ratios
+    assert swim.analyse(store, study_id, ["hadoop-local", "vivace"]).latency_ratios == (ratio,)
+    assert swim.latency_pair("hadoop-yarn", "hadoop-tez") == ("hadoop-yarn", "hadoop-tez")
+    # matched: jobs 0, 1, 3 (job 2 failed on hadoop-local): 3, 6, 2 s against 1, 2, 0.5 s
+    assert (ratio.numerator, ratio.denominator, ratio.matched) == ("hadoop-local", "vivace", 3)
+    assert ratio.mean == pytest.approx((11 / 3) / (3.5 / 3))
+    assert ratio.p50 == pytest.approx(3.0 / 1.0)

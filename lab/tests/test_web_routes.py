@@ -282,7 +282,12 @@ def test_swim_page_shows_the_latest_swim_studys_analysis(store):
     assert '<option value="swim-latest" selected>' in page
     assert cells(page, "data-engine") == {
         row.engine: [str(row.jobs), str(row.failed), seconds(row.min_s), seconds(row.mean_s),
+                     seconds(row.p50_s), seconds(row.p95_s), seconds(row.p99_s),
                      seconds(row.max_s), seconds(row.total_s)] for row in analysis.durations}
+    [latency] = analysis.latency_ratios
+    assert cells(page, "data-latency") == {f"{latency.numerator}/{latency.denominator}": [
+        str(latency.matched), f"{seconds(latency.numerator_mean_s)} / {seconds(latency.denominator_mean_s)}",
+        factor(latency.mean), factor(latency.p50), factor(latency.p95), factor(latency.p99)]}
     [pair] = analysis.pairs
     assert cells(page, "data-pair") == {f"{pair.other}/{pair.baseline}": [
         str(len(pair.ratios)), str(pair.unpaired), factor(pair.min), factor(pair.mean),

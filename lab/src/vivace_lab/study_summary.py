@@ -14,6 +14,7 @@ from vivace_lab.analysis.sleep_test import sleep_test
 from vivace_lab.analysis.summary import SummaryRow, summarize
 from vivace_lab.analysis.swim import analyse as analyse_swim
 from vivace_lab.engines.real_cluster_shape import link_of_cluster
+from vivace_lab.report.formatting import factor
 from vivace_lab.report.html import write_report
 from vivace_lab.report.model import ReportRun
 from vivace_lab.workloads.catalogue import WORKLOADS
@@ -52,7 +53,7 @@ def output_disagreements(store, study_id: int) -> list[str]:
     checksums: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for run in store.runs(study_id=study_id, status="succeeded"):
         if run.output_checksum:
-            data = (store.run(run.id).record or {}).get("data") or {}
+            data = (store.run(run.id, job_detail=False).record or {}).get("data") or {}
             group = (group_label(run.workload, run.params, run.overrides, run.cluster), data.get("checksum") or "")
             checksums[group][run.output_checksum].add(run.engine)
     return [f"{label} (input {input_checksum[:23] or 'without checksum'}): "
@@ -66,7 +67,7 @@ def lustre_notes(store, study_id: int | None) -> list[str]:
     directory), one line per outcome, so nobody takes their times for striped Lustre."""
     not_applied: dict[tuple[str, str], int] = defaultdict(int)
     for run in store.runs(study_id=study_id):
-        lustre = ((store.run(run.id).record or {}).get("results") or {}).get("lustre") or {}
+        lustre = ((store.run(run.id, job_detail=False).record or {}).get("results") or {}).get("lustre") or {}
         stripes = str(lustre.get("stripes") or "")
         if stripes.startswith("not applied"):
             not_applied[(str(lustre.get("root")), stripes)] += 1
@@ -122,7 +123,7 @@ def print_network(console: Console, store, study_id: int) -> None:
         host_samples = store.host_samples(info.id)
         if not host_samples:
             continue
-        for job in run_network(store.run(info.id).record, host_samples):
+        for job in run_network(store.run(info.id, job_detail=False).record, host_samples):
             rows.append((group_label(info.workload, info.params, info.overrides, info.cluster), info.engine, job))
     if not rows:
         return
@@ -138,17 +139,19 @@ def print_network(console: Console, store, study_id: int) -> None:
 
 
 def print_swim(console: Console, store, study_id: int, engines: list[str]) -> None:
-    """STAC's tables for a study with swim runs: job times per engine, per-job ratios per pair."""
+    """STAC's tables for a study with swim runs: job times per engine with latency percentiles,
+    per-job ratios per pair, and the latency ratios of every two engines on their matched jobs."""
     swim = analyse_swim(store, study_id, engines)
     if swim is None:
         return
     table = Table(title=f"SWIM: {swim.replayed_jobs} jobs replayed, job time (s) submission to completion",
                   title_justify="left")
-    for column in ("engine", "jobs", "failed", "min", "mean", "max", "sum"):
+    for column in ("engine", "jobs", "failed", "min", "mean", "p50", "p95", "p99", "max", "sum"):
         table.add_column(column, justify="left" if column == "engine" else "right")
     for row in swim.durations:
-        table.add_row(row.engine, str(row.jobs), str(row.failed), _num(row.min_s), _num(row.mean_s),
-                      _num(row.max_s), _num(row.total_s))
+        label = row.engine + (f" (every {row.sample_every}th trace job)" if row.sample_every > 1 else "")
+        table.add_row(label, str(row.jobs), str(row.failed), _num(row.min_s), _num(row.mean_s),
+                      _num(row.p50_s), _num(row.p95_s), _num(row.p99_s), _num(row.max_s), _num(row.total_s))
     console.print(table)
     if swim.pairs:
         table = Table(title="SWIM: per-job time ratio", title_justify="left")
@@ -158,6 +161,16 @@ def print_swim(console: Console, store, study_id: int, engines: list[str]) -> No
             table.add_row(f"{pair.other} / {pair.baseline}", str(len(pair.ratios)), str(pair.unpaired),
                           _num(pair.min), _num(pair.mean), _num(pair.median), _num(pair.max),
                           _num(pair.total_time_ratio))
+        console.print(table)
+    if swim.latency_ratios:
+        table = Table(title="SWIM: latency ratios on the jobs both engines completed (matched)",
+                      title_justify="left")
+        for column in ("ratio", "matched", "mean, s", "mean", "p50", "p95", "p99"):
+            table.add_column(column, justify="left" if column == "ratio" else "right")
+        for r in swim.latency_ratios:
+            table.add_row(f"{r.numerator} / {r.denominator}", str(r.matched),
+                          f"{_num(r.numerator_mean_s)} / {_num(r.denominator_mean_s)}",
+                          factor(r.mean), factor(r.p50), factor(r.p95), factor(r.p99))
         console.print(table)
 
 
@@ -182,7 +195,7 @@ def write_study_report(store, study_id: int, study_name: str, path: Path) -> Pat
 
 
 def _report_run(store, info) -> ReportRun:
-    detail = store.run(info.id)
+    detail = store.run(info.id, job_detail=False)
     jobs = [{"phase": job.phase, "name": job.name, "submit_ms": job.submit_ms, "start_ms": job.start_ms,
              "finish_ms": job.finish_ms, "done_ms": job.done_ms} for job in detail.jobs]
     return ReportRun(run_id=info.id, workload=group_label(info.workload, info.params, info.overrides, info.cluster),

@@ -1,10 +1,17 @@
 """The STAC analysis of SWIM replays, as plain data for the report and the web app.
 
-Per engine: job durations min/mean/max (STAC's table 1), failures counted apart. Per engine pair
-(baseline = the study's first engine, as everywhere in the lab): the per-job duration ratio
-``other / baseline`` with its min/mean/median/max (table 2) and histogram, against the job's
-input+output and shuffle sizes (figures 10-11), and the total processing time ratio. Sizes of the
-replayed jobs against the whole trace, in decades (figures 1-6).
+Per engine: job durations min/mean/max (STAC's table 1) and the latency percentiles p50/p95/p99,
+failures counted apart. Per engine pair (baseline = the study's first engine, as everywhere in the
+lab): the per-job duration ratio ``other / baseline`` with its min/mean/median/max (table 2) and
+histogram, against the job's input+output and shuffle sizes (figures 10-11), and the total
+processing time ratio. For every two engines, the ratios of their mean, p50, p95 and p99 over the
+jobs both completed (``latency_ratios``): Vivace's engine is the denominator, so a ratio is its
+speed-up (otherwise the earlier engine in the order over the later); an engine that replayed a
+systematic sample of the trace (``sample_every`` K, `vivace lab swim --peer-sample`) is compared
+on those jobs only. Sizes of the replayed jobs against the whole trace, in decades (figures 1-6).
+
+Percentiles interpolate linearly between the two nearest ranks (numpy's default, R's type 7): the
+p-th of n sorted values is at 0-based rank ``p/100 * (n - 1)``.
 
 A job's duration is the job client's: from just before submission to when it first saw the job
 complete (``done_ms - submit_ms`` of the run record), as STAC measured it. A job that failed is
@@ -41,6 +48,7 @@ class SwimJob:
     scaled_input_bytes: int  # the trace's sizes scaled, before the clamps
     scaled_shuffle_bytes: int
     scaled_output_bytes: int
+    sample_every: int = 1  # the K of the run's systematic sample (1: every selected job)
 
     @property
     def succeeded(self) -> bool:
@@ -53,7 +61,8 @@ class SwimJob:
 
 @dataclass(frozen=True)
 class EngineDurations:
-    """STAC's table 1 for one engine, over its successful jobs; failures apart."""
+    """STAC's table 1 for one engine, with latency percentiles, over its successful jobs; failures
+    apart. ``sample_every``: the K of the systematic sample its runs replayed (1: every job)."""
 
     engine: str
     jobs: int
@@ -62,6 +71,26 @@ class EngineDurations:
     mean_s: float | None
     max_s: float | None
     total_s: float  # the successful jobs' durations, summed
+    p50_s: float | None = None
+    p95_s: float | None = None
+    p99_s: float | None = None
+    sample_every: int = 1
+
+
+@dataclass(frozen=True)
+class LatencyRatio:
+    """``numerator``'s latency statistics over ``denominator``'s, on the ``matched`` job indexes
+    both engines completed (a job's time on an engine: the mean of its successful replays)."""
+
+    numerator: str
+    denominator: str
+    matched: int
+    numerator_mean_s: float | None
+    denominator_mean_s: float | None
+    mean: float | None
+    p50: float | None
+    p95: float | None
+    p99: float | None
 
 
 @dataclass(frozen=True)
@@ -108,6 +137,7 @@ class SwimAnalysis:
     engines: tuple[str, ...]
     durations: tuple[EngineDurations, ...]
     pairs: tuple[PairSummary, ...]
+    latency_ratios: tuple[LatencyRatio, ...]  # every two engines: the other over Vivace's, else earlier over later
     sizes: tuple[SizeHistogram, ...]
     trace_jobs: int | None
     replayed_jobs: int
@@ -116,29 +146,35 @@ class SwimAnalysis:
 
 def swim_jobs(store, study_id: int) -> list[SwimJob]:
     """Every replayed job of the study's swim runs, joined with its recorded job by job id."""
-    out = []
-    for info in store.runs(study_id=study_id, workload=SWIM):
-        detail = store.run(info.id)
-        recorded = {job.job_id: job for job in detail.jobs if job.phase == "run"}
-        for planned in _results(detail.record).get("jobs", []):
-            out.append(_swim_job(info, planned, recorded.get(planned.get("job_id"))))
-    return out
+    return _read(store, study_id)[0]
 
 
 def trace_histograms(store, study_id: int) -> dict | None:
     """The whole trace's size histograms, from the first swim run that recorded them."""
+    return _read(store, study_id)[1]
+
+
+def _read(store, study_id: int) -> tuple[list[SwimJob], dict | None]:
+    """The replayed jobs and the trace's histograms, reading each run once, without its tasks and
+    counters (a whole trace is tens of thousands of jobs)."""
+    jobs, histograms = [], None
     for info in store.runs(study_id=study_id, workload=SWIM):
-        results = _results(store.run(info.id).record)
-        if results.get("trace_size_histograms"):
-            return {"trace_jobs": results.get("trace_jobs"), **results["trace_size_histograms"]}
-    return None
+        detail = store.run(info.id, job_detail=False)
+        results = _results(detail.record)
+        if histograms is None and results.get("trace_size_histograms"):
+            histograms = {"trace_jobs": results.get("trace_jobs"), **results["trace_size_histograms"]}
+        every = int(results.get("sample_every") or (info.params or {}).get("sample_every") or 1)
+        recorded = {job.job_id: job for job in detail.jobs if job.phase == "run"}
+        for planned in results.get("jobs", []):
+            jobs.append(_swim_job(info, planned, recorded.get(planned.get("job_id")), every))
+    return jobs, histograms
 
 
 def _results(record: dict | None) -> dict:
     return ((record or {}).get("results") or {}).get("swim") or {}
 
 
-def _swim_job(info, planned: dict, recorded) -> SwimJob:
+def _swim_job(info, planned: dict, recorded, sample_every: int = 1) -> SwimJob:
     status = planned.get("status") or (recorded.status if recorded else None) or "FAILED"
     duration = late = None
     if recorded is not None:
@@ -151,7 +187,19 @@ def _swim_job(info, planned: dict, recorded) -> SwimJob:
                    duration_s=duration, late_ms=late,
                    scaled_input_bytes=int(planned.get("scaled_input_bytes") or 0),
                    scaled_shuffle_bytes=int(planned.get("scaled_shuffle_bytes") or 0),
-                   scaled_output_bytes=int(planned.get("scaled_output_bytes") or 0))
+                   scaled_output_bytes=int(planned.get("scaled_output_bytes") or 0),
+                   sample_every=sample_every)
+
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    """The p-th percentile (0-100), linear between the nearest ranks; None without values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = p / 100 * (len(ordered) - 1)
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 def engine_durations(jobs: Sequence[SwimJob], engine: str) -> EngineDurations:
@@ -160,7 +208,37 @@ def engine_durations(jobs: Sequence[SwimJob], engine: str) -> EngineDurations:
     return EngineDurations(engine=engine, jobs=len(mine), failed=len(mine) - len(times),
                            min_s=min(times) if times else None,
                            mean_s=statistics.fmean(times) if times else None,
-                           max_s=max(times) if times else None, total_s=sum(times))
+                           max_s=max(times) if times else None, total_s=sum(times),
+                           p50_s=percentile(times, 50), p95_s=percentile(times, 95),
+                           p99_s=percentile(times, 99),
+                           sample_every=max((j.sample_every for j in mine), default=1))
+
+
+def latency_pair(first: str, second: str) -> tuple[str, str]:
+    """(numerator, denominator) of two engines' latency ratio: Vivace's engine below the other,
+    so the ratio says how many times faster it is; else the first over the second."""
+    if first.startswith("vivace") and not second.startswith("vivace"):
+        return second, first
+    return first, second
+
+
+def latency_ratio(jobs: Sequence[SwimJob], numerator: str, denominator: str) -> LatencyRatio:
+    """The two engines' mean and percentiles over the jobs both completed, the numerator's over the
+    denominator's."""
+    matched, _ = job_ratios(jobs, denominator, numerator)
+    top = [r.other_s for r in matched]
+    bottom = [r.baseline_s for r in matched]
+
+    def ratio(stat) -> float | None:
+        a, b = stat(top), stat(bottom)
+        return a / b if a is not None and b else None
+
+    def mean(values):
+        return statistics.fmean(values) if values else None
+    return LatencyRatio(numerator=numerator, denominator=denominator, matched=len(matched),
+                        numerator_mean_s=mean(top), denominator_mean_s=mean(bottom), mean=ratio(mean),
+                        p50=ratio(lambda v: percentile(v, 50)), p95=ratio(lambda v: percentile(v, 95)),
+                        p99=ratio(lambda v: percentile(v, 99)))
 
 
 def job_ratios(jobs: Sequence[SwimJob], baseline: str, other: str) -> tuple[list[JobRatio], int]:
@@ -238,17 +316,18 @@ def size_histograms(jobs: Sequence[SwimJob], trace: dict | None) -> list[SizeHis
 
 def analyse(store, study_id: int, engines: Sequence[str] | None = None) -> SwimAnalysis | None:
     """The study's SWIM analysis; None when it has no swim run."""
-    jobs = swim_jobs(store, study_id)
+    jobs, trace = _read(store, study_id)
     if not jobs and not store.runs(study_id=study_id, workload=SWIM):
         return None
     order = list(engines) if engines else []
     order += [j.engine for j in jobs if j.engine not in order]
     order = [e for e in dict.fromkeys(order) if any(j.engine == e for j in jobs)]
-    trace = trace_histograms(store, study_id)
     return SwimAnalysis(
         engines=tuple(order),
         durations=tuple(engine_durations(jobs, e) for e in order),
         pairs=tuple(pair_summary(jobs, order[0], other) for other in order[1:]),
+        latency_ratios=tuple(latency_ratio(jobs, *latency_pair(a, b)) for i, a in enumerate(order)
+                             for b in order[i + 1:]),
         sizes=tuple(size_histograms(jobs, trace)),
         trace_jobs=trace.get("trace_jobs") if trace else None,
         replayed_jobs=len({j.index for j in jobs}),

@@ -200,7 +200,7 @@ def read_config_values_of(session: Session, run_ids, keys) -> dict[int, dict[str
     return values
 
 
-def read_run(session: Session, run_id: int) -> RunDetail:
+def read_run(session: Session, run_id: int, job_detail: bool = True) -> RunDetail:
     row = session.execute(select(*_INFO_COLUMNS, Run.record)
                           .join(Cluster, Cluster.id == Run.cluster_id)
                           .where(Run.id == run_id)).one_or_none()
@@ -210,16 +210,16 @@ def read_run(session: Session, run_id: int) -> RunDetail:
         select(RunConfig.key, RunConfig.value).where(RunConfig.run_id == run_id)
         .order_by(RunConfig.key)).all())
     return _run_info(row[:-1], _JsonMemo(), RunDetail, configuration=configuration,
-                     jobs=_jobs(session, run_id), record=row[-1])
+                     jobs=_jobs(session, run_id, job_detail), record=row[-1])
 
 
-def _jobs(session: Session, run_id: int) -> list[JobInfo]:
+def _jobs(session: Session, run_id: int, detail: bool = True) -> list[JobInfo]:
     job_rows = session.execute(
         select(Job.id, Job.phase, Job.job_id, Job.name, Job.status, Job.submit_ms, Job.start_ms,
                Job.finish_ms, Job.done_ms, Job.maps, Job.reduces)
         .where(Job.run_id == run_id).order_by(Job.seq)).all()
-    if not job_rows:
-        return []
+    if not job_rows or not detail:
+        return [JobInfo(*row[1:]) for row in job_rows]
     ids = [row[0] for row in job_rows]
     tasks: dict[int, list[TaskInfo]] = defaultdict(list)
     for row in session.execute(

@@ -167,10 +167,12 @@ class Store:
             return _runs.read_runs(session, study_id=study_id, workload=workload, engine=engine,
                                    status=status, cluster=cluster)
 
-    def run(self, run_id: int) -> RunDetail:
-        """One run with its configuration, jobs, tasks and counters; KeyError when unknown."""
+    def run(self, run_id: int, job_detail: bool = True) -> RunDetail:
+        """One run with its configuration, jobs, tasks and counters; KeyError when unknown. Without
+        ``job_detail`` its jobs come without tasks and counters: a replay of a thousand jobs reads
+        in a fraction of the time."""
         with self._read() as session:
-            return _runs.read_run(session, run_id)
+            return _runs.read_run(session, run_id, job_detail)
 
     def config_values(self, keys: Sequence[str], **filters) -> dict[int, dict[str, str | None]]:
         """run id -> {key: effective value} for the given configuration keys, for the runs the

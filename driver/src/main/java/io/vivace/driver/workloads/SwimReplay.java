@@ -5,11 +5,14 @@ import io.vivace.workloads.swim.SwimJobFactory;
 import io.vivace.workloads.swim.SynthesisedJob;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
@@ -21,9 +24,10 @@ import org.apache.hadoop.util.Tool;
 /**
  * Replays synthesised jobs open loop from this JVM: when a job's offset from the replay's start
  * comes, a thread of its own submits it ({@code Job.submit()}), whether earlier jobs have finished,
- * or even returned from their submission, or not; this thread watches the submitted jobs, and as
- * each completes closes its client (the job recorder takes its snapshot then) and deletes its
- * output, as SWIM's scripts do. A job that fails, or cannot even be submitted, is noted with its
+ * or even returned from their submission, or not; that thread then watches its job, and once it
+ * is complete closes its client (the job recorder takes its snapshot then) and deletes its output,
+ * as SWIM's scripts do. A watcher per job: one thread polling hundreds of running jobs in turn
+ * would note each completion only after every other job's status call. A job that fails, or cannot even be submitted, is noted with its
  * reason and the replay goes on. A thread per submission, as SWIM's scripts start a process per
  * job: Tez's MapReduce client returns from {@code submit()} only once the job's ApplicationMaster
  * runs (15 to 45 s on a busy 2-core machine), and one submitter would hold every later job back
@@ -32,7 +36,15 @@ import org.apache.hadoop.util.Tool;
 final class SwimReplay extends Configured implements Tool {
 
   static final long POLL_MS = 50;
+  /**
+   * The status calls of all watchers together, at most, a second: with hundreds of jobs running
+   * (a replay faster than the framework), polling each every 50 ms added thousands of calls a
+   * second to the overload; each then waits {@code running * 1000 / this} ms instead.
+   */
+  static final long STATUS_CALLS_PER_S = 200;
   static final long PROGRESS_EVERY_MS = 5000;
+  /** A replay of thousands of jobs changes its line every poll: at most one a second, and the last. */
+  static final long PROGRESS_AT_MOST_EVERY_MS = 1000;
 
   private final List<SynthesisedJob> jobs;
   private final ReplaySettings settings;
@@ -40,6 +52,10 @@ final class SwimReplay extends Configured implements Tool {
   private final Path outputs;
   private final Consumer<String> progress;
   private final List<Map<String, Object>> outcomes = new ArrayList<>();
+  private final Set<Submitted> running = ConcurrentHashMap.newKeySet();
+  private final Queue<Thread> watchers = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger done = new AtomicInteger();
+  private final AtomicInteger failed = new AtomicInteger();
 
   SwimReplay(List<SynthesisedJob> jobs, ReplaySettings settings, Path pool, Path outputs,
       Consumer<String> progress) {
@@ -55,59 +71,71 @@ final class SwimReplay extends Configured implements Tool {
     return outcomes;
   }
 
-  private record Submitted(SynthesisedJob job, Map<String, Object> outcome, Job client,
-      Path output) {}
+  /** A submitted job; identity equality, as the set of running jobs needs. */
+  private static final class Submitted {
+    private final SynthesisedJob job;
+    private final Map<String, Object> outcome;
+    private final Job client;
+    private final Path output;
+
+    Submitted(SynthesisedJob job, Map<String, Object> outcome, Job client, Path output) {
+      this.job = job;
+      this.outcome = outcome;
+      this.client = client;
+      this.output = output;
+    }
+
+    SynthesisedJob job() {
+      return job;
+    }
+
+    Map<String, Object> outcome() {
+      return outcome;
+    }
+
+    Job client() {
+      return client;
+    }
+
+    Path output() {
+      return output;
+    }
+  }
 
   @Override
   public int run(String[] args) throws Exception {
-    ConcurrentLinkedQueue<Submitted> submitted = new ConcurrentLinkedQueue<>();
     warmUp();
     long startMs = System.currentTimeMillis();
     for (SynthesisedJob job : jobs) {
       outcomes.add(describe(job, startMs));
     }
-    Thread submitter = new Thread(() -> submitInTraceOrder(submitted), "swim-submitter");
+    Thread submitter = new Thread(this::submitInTraceOrder, "swim-submitter");
     submitter.setDaemon(true);
     submitter.start();
-    List<Submitted> running = new ArrayList<>();
-    int done = 0;
-    int failed = 0;
     long lastProgressMs = 0;
     String lastLine = "";
     try {
-      while (done < jobs.size()) {
-        for (Submitted next; (next = submitted.poll()) != null; ) {
-          if (next.client() == null) {
-            done++;
-            failed++;
-          } else {
-            running.add(next);
-          }
-        }
-        for (Iterator<Submitted> it = running.iterator(); it.hasNext(); ) {
-          Submitted job = it.next();
-          if (finished(job)) {
-            it.remove();
-            done++;
-            if (!"SUCCEEDED".equals(job.outcome().get("status"))) {
-              failed++;
-            }
-          }
-        }
-        String line = "swim: submitted " + (done + running.size()) + "/" + jobs.size()
-            + ", running " + running.size() + ", done " + done + " (" + failed + " failed)";
+      while (done.get() < jobs.size()) {
+        int ended = done.get();
+        String line = "swim: submitted " + (ended + running.size()) + "/" + jobs.size()
+            + ", running " + running.size() + ", done " + ended + " (" + failed.get() + " failed)";
         long now = System.currentTimeMillis();
-        if (!line.equals(lastLine) || now - lastProgressMs >= PROGRESS_EVERY_MS) {
+        boolean changed = !line.equals(lastLine);
+        if (now - lastProgressMs >= PROGRESS_EVERY_MS || (changed
+            && now - lastProgressMs >= PROGRESS_AT_MOST_EVERY_MS)) {
           progress.accept(line);
           lastLine = line;
           lastProgressMs = now;
         }
-        if (done < jobs.size()) {
-          Thread.sleep(POLL_MS);
-        }
+        Thread.sleep(POLL_MS);
       }
+      progress.accept("swim: submitted " + jobs.size() + "/" + jobs.size() + ", running 0, done "
+          + done.get() + " (" + failed.get() + " failed)");
     } finally {
       submitter.interrupt();
+      for (Thread watcher : watchers) {
+        watcher.interrupt();
+      }
       for (Submitted job : running) {
         killQuietly(job);
       }
@@ -158,7 +186,7 @@ final class SwimReplay extends Configured implements Tool {
    * from the clock at scheduling, so two jobs due within a millisecond of each other could start
    * out of trace order.
    */
-  private void submitInTraceOrder(ConcurrentLinkedQueue<Submitted> submitted) {
+  private void submitInTraceOrder() {
     try {
       for (int i = 0; i < jobs.size(); i++) {
         SynthesisedJob job = jobs.get(i);
@@ -167,9 +195,10 @@ final class SwimReplay extends Configured implements Tool {
         for (long wait; (wait = due - System.currentTimeMillis()) > 0; ) {
           Thread.sleep(wait);
         }
-        Thread submission = new Thread(() -> submit(job, outcome, submitted),
+        Thread submission = new Thread(() -> submitAndWatch(job, outcome),
             "swim-submit-" + job.index());
         submission.setDaemon(true);
+        watchers.add(submission);
         submission.start();
       }
     } catch (InterruptedException e) {
@@ -177,8 +206,12 @@ final class SwimReplay extends Configured implements Tool {
     }
   }
 
-  private void submit(SynthesisedJob job, Map<String, Object> outcome,
-      ConcurrentLinkedQueue<Submitted> submitted) {
+  /**
+   * Submits the job, then watches it until it is complete: each job is watched by its own thread,
+   * so that the time the client first sees it complete does not wait for the status calls of
+   * hundreds of other running jobs.
+   */
+  private void submitAndWatch(SynthesisedJob job, Map<String, Object> outcome) {
     Path output = new Path(outputs, "job-" + job.index());
     Job client = null;
     synchronized (outcome) {
@@ -192,10 +225,25 @@ final class SwimReplay extends Configured implements Tool {
         outcome.put("status", "FAILED");
         outcome.put("failure", "submission failed: " + e);
         progress.accept("swim: job " + job.index() + " could not be submitted: " + e);
-        client = null;
+        failed.incrementAndGet();
+        done.incrementAndGet();
+        return;
       }
     }
-    submitted.add(new Submitted(job, outcome, client, output));
+    Submitted submitted = new Submitted(job, outcome, client, output);
+    running.add(submitted);
+    try {
+      while (!finished(submitted)) {
+        Thread.sleep(Math.max(POLL_MS, running.size() * 1000L / STATUS_CALLS_PER_S));
+      }
+    } catch (InterruptedException | IllegalStateException e) {
+      return; // the replay is being abandoned: its thread kills the jobs still running
+    }
+    running.remove(submitted);
+    if (!"SUCCEEDED".equals(outcome.get("status"))) {
+      failed.incrementAndGet();
+    }
+    done.incrementAndGet();
   }
 
   /** Whether the job is complete; if so, notes its state, closes its client, deletes its output. */

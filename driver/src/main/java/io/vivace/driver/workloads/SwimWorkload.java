@@ -44,6 +44,9 @@ final class SwimWorkload extends ParamsWorkload {
       Param.integer("jobs", 0, 0, "", "at most this many jobs (0: no limit)"),
       Param.integer("window_s", 0, 0, "s",
           "only jobs within this many seconds of trace time (0: no window)"),
+      Param.integer("sample_every", 1, 1, "",
+          "of the selected jobs, replay only those whose trace position is a multiple of this,"
+              + " at their trace times (1: all)"),
       Param.integer("cluster_nodes", 1, 1, "",
           "machines replaying the trace (integer scale; SWIM's reducer cap)"),
       Param.integer("trace_nodes", 3000, 1, "", "machines of the traced cluster (integer scale)"),
@@ -88,10 +91,15 @@ final class SwimWorkload extends ParamsWorkload {
           params.number("gap_compression"), params.get("bytes_per_reduce"),
           new PoolLayout(params.intValue("pool_partitions"), params.get("block_size")),
           params.get("seed"));
-      jobs = ReplayPlan.synthesise(ReplayPlan.select(trace, first, params.intValue("jobs"),
-          params.get("window_s")), first, settings);
+      jobs = ReplayPlan.sample(ReplayPlan.synthesise(ReplayPlan.select(trace, first,
+          params.intValue("jobs"), params.get("window_s")), first, settings),
+          params.intValue("sample_every"));
     } catch (IllegalArgumentException e) {
       throw new UsageException("workload swim: " + e.getMessage());
+    }
+    if (jobs.isEmpty()) {
+      throw new UsageException("workload swim: no selected job's trace position is a multiple of"
+          + " sample_every=" + params.intValue("sample_every"));
     }
   }
 
@@ -127,6 +135,7 @@ final class SwimWorkload extends ParamsWorkload {
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("trace", params.text("trace"));
     results.put("trace_jobs", trace.size());
+    results.put("sample_every", params.intValue("sample_every"));
     results.put("scale", settings.scale().toString());
     results.put("records_per_partition", settings.pool().recordsPerPartition());
     results.put("partition_usable_bytes", settings.pool().usableBytes());

@@ -11,7 +11,9 @@ import java.util.Random;
  * stood before the first selected job (its submit time less its gap: time 0 for job 0), so a
  * 1200-second window from job 0 of FB-2010 holds STAC's first 302 jobs. Each job's first partition is drawn
  * from a random generator seeded with the replay's seed and the job's index, so a job reads the
- * same partitions whatever else is selected.
+ * same partitions whatever else is selected. A systematic sample ({@link #sample}) keeps every k-th
+ * trace job at its trace time, so that an engine too slow for the whole selection replays the same
+ * jobs on every engine.
  */
 public final class ReplayPlan {
 
@@ -73,6 +75,32 @@ public final class ReplayPlan {
           JobSynthesis.reduceRecordsPerValue(shuffle, output)));
     }
     return jobs;
+  }
+
+  /**
+   * The jobs whose trace position is a multiple of {@code every} (the same trace jobs whatever the
+   * selection around them), each still due at its trace time relative to the others: their due
+   * offsets less the first kept job's, so the replay starts with it. {@code every} 1 keeps all.
+   */
+  public static List<SynthesisedJob> sample(List<SynthesisedJob> jobs, int every) {
+    if (every < 1) {
+      throw new IllegalArgumentException("sample every " + every + " jobs: must be at least 1");
+    }
+    List<SynthesisedJob> kept = new ArrayList<>();
+    long startMs = -1;
+    for (SynthesisedJob job : jobs) {
+      if (job.index() % every != 0) {
+        continue;
+      }
+      if (startMs < 0) {
+        startMs = job.dueOffsetMs();
+      }
+      kept.add(new SynthesisedJob(job.index(), job.trace(), job.dueOffsetMs() - startMs,
+          job.scaledInput(), job.scaledShuffle(), job.scaledOutput(), job.input(), job.shuffle(),
+          job.output(), job.firstPartition(), job.partitions(), job.reducers(), job.mapRatio(),
+          job.reduceRatio()));
+    }
+    return kept;
   }
 
   /** The pool cannot serve a job's input; the message says how many partitions are needed. */

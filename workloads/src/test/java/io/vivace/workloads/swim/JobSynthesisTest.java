@@ -140,6 +140,24 @@ class JobSynthesisTest {
   }
 
   @Test
+  void aSampleKeepsEveryKthTraceJobAtItsTraceTime() {
+    // jobs 3..15; multiples of 5: job5 (32 s), job10 (74 s), job15 (76 s)
+    List<SynthesisedJob> all = ReplayPlan.synthesise(trace.subList(3, 16), 3, settings(STAC, 1, 100));
+    List<SynthesisedJob> sample = ReplayPlan.sample(all, 5);
+    assertEquals(List.of(5, 10, 15), sample.stream().map(SynthesisedJob::index).toList());
+    assertEquals(List.of(0L, 42000L, 44000L), sample.stream().map(SynthesisedJob::dueOffsetMs).toList());
+    // the same jobs, reading the same partitions, as in the whole selection
+    assertEquals(all.get(2).firstPartition(), sample.get(0).firstPartition());
+    assertEquals(all.get(7).reducers(), sample.get(1).reducers());
+    // the same trace jobs from another selection around them
+    assertEquals(List.of(10, 15), ReplayPlan.sample(
+        ReplayPlan.synthesise(trace.subList(6, 20), 6, settings(STAC, 1, 100)), 5).stream()
+        .map(SynthesisedJob::index).toList());
+    assertEquals(all, ReplayPlan.sample(all, 1));
+    assertThrows(IllegalArgumentException.class, () -> ReplayPlan.sample(all, 0));
+  }
+
+  @Test
   void synthesisedJobReadsConsecutivePartitionsFromASeededStart() {
     SynthesisedJob job2 = ReplayPlan.synthesise(trace.subList(2, 3), 2, settings(STAC, 1, 100))
         .get(0);
