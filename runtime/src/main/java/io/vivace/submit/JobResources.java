@@ -140,10 +140,13 @@ public final class JobResources implements Closeable {
       FileSystem staging = submitDir != null ? submitDir.getFileSystem(conf) : FileSystem.getLocal(conf);
       path = staging.makeQualified(path);
     }
-    if (!path.getFileSystem(conf).exists(path)) {
+    File local;
+    try {
+      local = localizer.classPathFile(path); // looks at the file once, local or remote
+    } catch (java.io.FileNotFoundException e) {
       throw new java.io.FileNotFoundException("The job jar " + path + " (" + MRJobConfig.JAR + ") does not exist");
     }
-    classpath.add(localizer.classPathFile(path).toURI().toURL());
+    classpath.add(local.toURI().toURL());
   }
 
   private static void addClasspathEntry(Path path, JobConf conf, Localizer localizer, Map<String, File> localized,

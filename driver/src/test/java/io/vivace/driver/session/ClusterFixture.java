@@ -157,7 +157,12 @@ final class ClusterFixture implements AutoCloseable {
 
   /** Stops the clusters, and any container process of theirs the NodeManagers left running. */
   @Override
-  public void close() throws IOException {
+  public void close() {
+    stop(yarn, dfs);
+  }
+
+  /** Stops a YARN and an HDFS mini-cluster, and any container process of theirs the NodeManagers left running. */
+  static void stop(MiniMRYarnCluster yarn, MiniDFSCluster dfs) {
     String mark = System.getProperty("test.build.data");
     List<ProcessHandle> containers = ProcessHandle.current().descendants()
         .filter(p -> p.info().commandLine().orElse("").contains(mark)).toList();

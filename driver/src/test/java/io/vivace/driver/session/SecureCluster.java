@@ -1,8 +1,5 @@
 package io.vivace.driver.session;
 
-import java.io.File;
-import java.nio.file.Files;
-import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -26,41 +23,10 @@ public final class SecureCluster implements BeforeAllCallback {
 
   private static volatile SecureClusterFixture cluster;
 
-  /** Closes the cluster and removes its folder when the test run ends. */
-  private static final class Running implements ExtensionContext.Store.CloseableResource {
-    final SecureClusterFixture fixture;
-    final File dir;
-
-    Running(SecureClusterFixture fixture, File dir) {
-      this.fixture = fixture;
-      this.dir = dir;
-    }
-
-    @Override
-    public void close() throws Exception {
-      try {
-        fixture.close();
-      } finally {
-        cluster = null;
-        FileUtil.fullyDelete(dir);
-      }
-    }
-  }
-
   @Override
   public void beforeAll(ExtensionContext context) {
-    Running running = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-        .getOrComputeIfAbsent(SecureCluster.class, key -> start(), Running.class);
-    cluster = running.fixture;
-  }
-
-  private static Running start() {
-    try {
-      File dir = Files.createTempDirectory("vivace-secure-cluster-").toFile();
-      return new Running(SecureClusterFixture.start(dir, TOKEN_RENEW_INTERVAL_MILLIS), dir);
-    } catch (Exception e) {
-      throw new IllegalStateException("could not start the tests' secure mini-cluster", e);
-    }
+    cluster = ClusterForTheRun.of(context, SecureCluster.class, "vivace-secure-cluster-",
+        dir -> SecureClusterFixture.start(dir, TOKEN_RENEW_INTERVAL_MILLIS));
   }
 
   /** The run's secure cluster (for a class extended with this). */

@@ -215,16 +215,9 @@ final class SecureClusterFixture implements AutoCloseable {
   /** Stops the clusters (and any container process of theirs left running), the KDC, and removes the SSL files. */
   @Override
   public void close() throws Exception {
-    String mark = System.getProperty("test.build.data");
-    List<ProcessHandle> containers = ProcessHandle.current().descendants()
-        .filter(p -> p.info().commandLine().orElse("").contains(mark)).toList();
     try {
-      yarn.stop();
-      dfs.shutdown();
+      ClusterFixture.stop(yarn, dfs);
     } finally {
-      for (ProcessHandle container : containers) {
-        container.destroyForcibly();
-      }
       realm.close();
       KeyStoreTestUtil.cleanupSSLConfig(keystores, sslConfDir);
       Files.deleteIfExists(siteFile.toPath());

@@ -1,10 +1,5 @@
 package io.vivace.driver.session;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -21,41 +16,10 @@ public final class SharedCluster implements BeforeAllCallback {
 
   private static volatile ClusterFixture cluster;
 
-  /** Closes the cluster and removes its folder when the test run ends. */
-  private static final class Running implements ExtensionContext.Store.CloseableResource {
-    final ClusterFixture fixture;
-    final File dir;
-
-    Running(ClusterFixture fixture, File dir) {
-      this.fixture = fixture;
-      this.dir = dir;
-    }
-
-    @Override
-    public void close() throws IOException {
-      try {
-        fixture.close();
-      } finally {
-        cluster = null;
-        FileUtil.fullyDelete(dir);
-      }
-    }
-  }
-
   @Override
   public void beforeAll(ExtensionContext context) {
-    Running running = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-        .getOrComputeIfAbsent(SharedCluster.class, key -> start(), Running.class);
-    cluster = running.fixture;
-  }
-
-  private static Running start() {
-    try {
-      File dir = Files.createTempDirectory("vivace-session-cluster-").toFile();
-      return new Running(ClusterFixture.start(dir, 3), dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not start the tests' mini-cluster", e);
-    }
+    cluster = ClusterForTheRun.of(context, SharedCluster.class, "vivace-session-cluster-",
+        dir -> ClusterFixture.start(dir, 3));
   }
 
   /** The run's cluster (for a class extended with this). */
