@@ -23,6 +23,7 @@ final class ClusterConfiguration {
   static final int AM_MEMORY_MB = 512;
   static final int TASK_MEMORY_MB = 512;
   static final long DATANODE_RECHECK_MS = 30_000;
+  static final long NODEMANAGER_EXPIRY_MS = 90_000;
   static final String ENV_WHITELIST = "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,"
       + "CLASSPATH_PREPEND_DISTCACHE,HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ,HADOOP_MAPRED_HOME";
 
@@ -70,6 +71,9 @@ final class ClusterConfiguration {
     yarn.set("yarn.resourcemanager.resource-tracker.address", master.endpoint(Port.RM_TRACKER));
     yarn.set("yarn.resourcemanager.admin.address", master.endpoint(Port.RM_ADMIN));
     yarn.set("yarn.resourcemanager.webapp.address", master.endpoint(Port.RM_WEB));
+    // A NodeManager without heartbeats is taken for lost after 90 s, as a DataNode is, not Apache's 10
+    // minutes: until then MapReduce's application master never hears that the lost host's containers ended.
+    yarn.setLong("yarn.nm.liveness-monitor.expiry-interval-ms", NODEMANAGER_EXPIRY_MS);
     yarn.set("yarn.nodemanager.aux-services", "mapreduce_shuffle");
     yarn.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
     yarn.set("yarn.nodemanager.env-whitelist", ENV_WHITELIST);

@@ -16,7 +16,8 @@ import java.util.function.Predicate;
  * A job run on an engine while a fault is made to one worker, at the first moment that worker runs
  * some of the job's work and is not the host of the job's application master: for a session, an
  * executor there with a busy slot (with {@link #whileMapsRun}, while the job's maps run); for
- * MapReduce, a container of the job's application while its maps run (map progress 1 to 99%).
+ * MapReduce, a container of the job's application once its maps were set up to run (its output's
+ * {@code _temporary} made, map progress 0 to 99%: at 1% a run of small maps often ended first).
  * Workers that host another application's master (a session's, beside a MapReduce job) are taken
  * last. The job must succeed. A job that ends before such a moment is run again, at most
  * {@value #TRIES} times, so that a run always shows the fault, never a job that outran it.
@@ -107,7 +108,7 @@ final class FaultDuringJob {
     while (System.nanoTime() < deadline && !job.isDone()) {
       String app = watch.runningApplication(engine.applicationType);
       int maps = app == null ? -1 : mapProgress(app, out);
-      if (app != null && (maps == NOT_LOOKED_AT || (maps >= (session ? 0 : 1) && maps < 100))) {
+      if (app != null && (maps == NOT_LOOKED_AT || (maps >= 0 && maps < 100))) {
         String amHost = watch.amHost(engine.applicationType);
         for (Host worker : othersMastersLast(workers, watch.amHosts(null))) {
           if (!worker.hostname().equals(amHost) && eligible.test(worker) && watch.runsWorkOf(worker, app, engine)) {
