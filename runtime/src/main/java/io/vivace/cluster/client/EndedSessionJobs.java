@@ -13,6 +13,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobPriority;
@@ -32,10 +33,15 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  * on its way out: their status is KILLED with the session's reason, read from the application's
  * final diagnostics ({@link SessionEndNote}), their counters none and their events empty, as
  * MapReduce's client answers from the application report when its AM is gone and the history server
- * does not know the job. Any other call, and any job the note does not name, still fails with the
- * {@link SessionUnreachableException}.
+ * does not know the job. Once a job's end is read so, its later calls are answered without trying
+ * the session again (each try waits for the connection's retries). Any other call, and any job the
+ * note does not name, still fails with the {@link SessionUnreachableException}.
  */
 final class EndedSessionJobs implements InvocationHandler, Closeable {
+
+  /** The calls on a job the session killed that are answered once it has gone. */
+  private static final Set<String> ANSWERED = Set.of("getJobStatus", "getJobCounters",
+      "getTaskCompletionEvents", "getTaskReports", "getTaskDiagnostics");
 
   private final ClientProtocol session;
   private final Configuration conf;
@@ -57,6 +63,10 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
   public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
     if (ProxyObjectMethods.isObjectMethod(method)) {
       return ProxyObjectMethods.answer(proxy, method, args, "ended jobs of " + session);
+    }
+    JobStatus known = args != null && args.length > 0 && args[0] instanceof JobID job ? killed.get(job) : null;
+    if (known != null && ANSWERED.contains(method.getName())) {
+      return answerFor(method.getName(), known, null); // the session is gone: no call waits for it again
     }
     try {
       return method.invoke(session, args);

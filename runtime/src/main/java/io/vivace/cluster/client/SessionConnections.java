@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -254,8 +255,13 @@ final class SessionConnections {
 
   private static Kept open(Found found, Configuration conf) throws IOException {
     UserGroupInformation user = UserGroupInformation.getCurrentUser();
-    SessionClientProtocol rpc = SessionRpc.proxy(SessionClientProtocol.class, found.address(), conf, found.access(),
-        user);
+    // a refused connection is a master that has gone (ended, or its container stopped): tried as often as
+    // MapReduce's client tries its AM before asking YARN, not Hadoop's ten times a second apart for each call
+    Configuration calls = new Configuration(conf);
+    calls.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY,
+        conf.getInt(MRJobConfig.MR_CLIENT_TO_AM_IPC_MAX_RETRIES, MRJobConfig.DEFAULT_MR_CLIENT_TO_AM_IPC_MAX_RETRIES));
+    SessionClientProtocol rpc = SessionRpc.proxy(SessionClientProtocol.class, found.address(), calls,
+        found.access(), user);
     Configuration once = new Configuration(conf);
     once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY, CHECK_CONNECT_TIMEOUT_MILLIS);
     once.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);

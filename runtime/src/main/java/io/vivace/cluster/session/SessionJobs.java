@@ -56,8 +56,17 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
   private final java.io.File describedRoot;
   private final Path history;
   private final HistoryCopies historyCopies;
-  /** Jobs the ending session killed whose clients have not yet been answered with their end. */
+  /**
+   * How recently a job's client must have asked for its status for the ending session to wait for it to
+   * see the job's end: twice Hadoop's default completion poll (5 s). A client that asks less often (or
+   * never, or has died) reads the end from YARN's report of the session once it has gone.
+   */
+  private static final long WATCHED_NANOS = 10_000_000_000L;
+
+  /** Jobs the ending session killed whose watching clients have not yet been answered with their end. */
   private final Set<String> endsUnseen = ConcurrentHashMap.newKeySet();
+  /** When each job's client last asked for its status (System.nanoTime). */
+  private final Map<String, Long> statusAsked = new ConcurrentHashMap<>();
   private int submitted;
   private long lastActivityNanos = System.nanoTime();
   private volatile String trackingBase;
@@ -199,6 +208,7 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
     lastActivityNanos = System.nanoTime();
     if (jobs.size() > RETAINED_JOBS) {
       jobs.values().removeIf(j -> j.isComplete() && jobs.size() > RETAINED_JOBS);
+      statusAsked.keySet().retainAll(jobs.keySet());
     }
   }
 
@@ -215,17 +225,22 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
   /** Kills every running job (the session is ending); returns the ids of those that were running. */
   List<String> killAll(String reason) {
     List<String> running = new ArrayList<>();
+    long now = System.nanoTime();
     for (JobRun job : jobs()) {
       if (!job.isComplete()) {
-        running.add(job.id().toString());
-        endsUnseen.add(job.id().toString());
+        String id = job.id().toString();
+        running.add(id);
+        Long asked = statusAsked.get(id);
+        if (asked != null && now - asked < WATCHED_NANOS) {
+          endsUnseen.add(id);
+        }
         job.terminate(reason);
       }
     }
     return running;
   }
 
-  /** Whether the client of every job {@link #killAll} killed has since been told it ended. */
+  /** Whether the watching client of every job {@link #killAll} killed has since been told it ended. */
   boolean killedJobsEndsSeen() {
     return endsUnseen.isEmpty();
   }
@@ -233,6 +248,9 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
   @Override
   public JobStatus getJobStatus(JobID jobId) {
     JobStatus status = super.getJobStatus(jobId);
+    if (status != null) {
+      statusAsked.put(jobId.toString(), System.nanoTime());
+    }
     if (status != null && status.isJobComplete()) {
       endsUnseen.remove(jobId.toString());
     }

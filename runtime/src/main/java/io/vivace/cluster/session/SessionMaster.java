@@ -50,9 +50,10 @@ public final class SessionMaster {
   /** How long an ending session waits for its ended jobs' histories to reach the history folder. */
   private static final long HISTORY_WAIT_MILLIS = 10_000;
   /**
-   * How long the ending session waits for the clients of the jobs it killed to ask for their
+   * How long the ending session waits for the clients watching the jobs it killed to ask for their
    * status (Hadoop's Job polls every mapreduce.client.completion.pollinterval, 5 s by default; a
-   * client that died never asks), then how long it still answers their last calls (counters, events).
+   * client that asked for none lately is not waited for: {@link SessionJobs#killAll}), then how long it
+   * still answers their last calls (counters, events).
    */
   private static final long CLIENT_WAIT_MILLIS = 20_000;
   private static final long CLIENT_LINGER_MILLIS = 3_000;

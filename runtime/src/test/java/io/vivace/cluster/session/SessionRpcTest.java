@@ -2,6 +2,7 @@ package io.vivace.cluster.session;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.ContainerSpec;
@@ -173,5 +174,17 @@ class SessionRpcTest {
     JobStatus status = awaitEnd(id);
     assertEquals(JobStatus.State.KILLED, status.getState());
     assertEquals("Job killed: the Vivace session is ending (stopped by the test)", status.getFailureInfo());
+  }
+
+  @Test
+  void theEndingSessionWaitsOnlyForTheClientsThatWatchTheirJobs() throws Exception {
+    JobID watched = submit(1, 0);
+    JobID unwatched = submit(1, 0);
+    client.getJobStatus(watched);
+    session.jobs.killAll("Job killed: the Vivace session is ending (stopped by the test)");
+    assertFalse(session.jobs.killedJobsEndsSeen(), "the watched job's client has not seen its end");
+    assertEquals(JobStatus.State.KILLED, awaitEnd(watched).getState());
+    assertTrue(session.jobs.killedJobsEndsSeen(), "the client that never asked about " + unwatched
+        + " is not waited for: it reads the end from YARN");
   }
 }
