@@ -268,7 +268,7 @@ public final class MiniCluster {
     MiniMRYarnCluster mr = yarn;
     if (mr != null) {
       try {
-        mr.stop();
+        MiniYarnStop.stop(mr);
       } catch (RuntimeException e) {
         System.err.println("minicluster: stopping YARN: " + e);
       }

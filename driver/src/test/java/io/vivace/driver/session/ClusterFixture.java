@@ -1,5 +1,6 @@
 package io.vivace.driver.session;
 
+import io.vivace.driver.MiniYarnStop;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -167,7 +168,7 @@ final class ClusterFixture implements AutoCloseable {
     List<ProcessHandle> containers = ProcessHandle.current().descendants()
         .filter(p -> p.info().commandLine().orElse("").contains(mark)).toList();
     try {
-      yarn.stop();
+      MiniYarnStop.stop(yarn);
       dfs.shutdown();
     } finally {
       for (ProcessHandle container : containers) {
