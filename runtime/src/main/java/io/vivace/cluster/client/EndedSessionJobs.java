@@ -33,15 +33,19 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  * on its way out: their status is KILLED with the session's reason, read from the application's
  * final diagnostics ({@link SessionEndNote}), their counters none and their events empty, as
  * MapReduce's client answers from the application report when its AM is gone and the history server
- * does not know the job. Once a job's end is read so, its later calls are answered without trying
- * the session again (each try waits for the connection's retries). Any other call, and any job the
- * note does not name, still fails with the {@link SessionUnreachableException}.
+ * does not know the job. Once a job's end is read so, its later calls, and the calls on any other job
+ * the note names from this JVM's clients, are answered without trying the session again (each try
+ * waits for the connection's retries). Any other call, and any job the note does not name, still
+ * fails with the {@link SessionUnreachableException}.
  */
 final class EndedSessionJobs implements InvocationHandler, Closeable {
 
   /** The calls on a job the session killed that are answered once it has gone. */
   private static final Set<String> ANSWERED = Set.of("getJobStatus", "getJobCounters",
       "getTaskCompletionEvents", "getTaskReports", "getTaskDiagnostics");
+
+  /** The sessions this JVM's clients have found ended (YARN said so once one no longer answered). */
+  private static final Set<ApplicationId> ENDED = ConcurrentHashMap.newKeySet();
 
   private final ClientProtocol session;
   private final Configuration conf;
@@ -64,9 +68,14 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
     if (ProxyObjectMethods.isObjectMethod(method)) {
       return ProxyObjectMethods.answer(proxy, method, args, "ended jobs of " + session);
     }
-    JobStatus known = args != null && args.length > 0 && args[0] instanceof JobID job ? killed.get(job) : null;
-    if (known != null && ANSWERED.contains(method.getName())) {
-      return answerFor(method.getName(), known, null); // the session is gone: no call waits for it again
+    if (args != null && args.length > 0 && args[0] instanceof JobID job && ANSWERED.contains(method.getName())) {
+      JobStatus known = killed.get(job);
+      if (known == null && ENDED.contains(application)) {
+        known = killedStatus(job).orElse(null);
+      }
+      if (known != null) {
+        return answerFor(method.getName(), known, null); // the session is gone: no call waits for it again
+      }
     }
     try {
       return method.invoke(session, args);
@@ -103,6 +112,7 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
     if (report == null || !hasEnded(report.getYarnApplicationState())) {
       return Optional.empty();
     }
+    ENDED.add(application);
     Optional<String> why = SessionEndNote.killedBecause(report.getDiagnostics(), job.toString());
     if (why.isEmpty()) {
       return Optional.empty();
