@@ -65,6 +65,8 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
 
   /** Jobs the ending session killed whose watching clients have not yet been answered with their end. */
   private final Set<String> endsUnseen = ConcurrentHashMap.newKeySet();
+  /** Whether a job {@link #killAll} killed had a watching client. */
+  private volatile boolean killedJobWatched;
   /** When each job's client last asked for its status (System.nanoTime). */
   private final Map<String, Long> statusAsked = new ConcurrentHashMap<>();
   private int submitted;
@@ -233,11 +235,17 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
         Long asked = statusAsked.get(id);
         if (asked != null && now - asked < WATCHED_NANOS) {
           endsUnseen.add(id);
+          killedJobWatched = true;
         }
         job.terminate(reason);
       }
     }
     return running;
+  }
+
+  /** Whether a client was watching one of the jobs {@link #killAll} killed. */
+  boolean killedJobWatched() {
+    return killedJobWatched;
   }
 
   /** Whether the watching client of every job {@link #killAll} killed has since been told it ended. */

@@ -53,7 +53,7 @@ public final class SessionMaster {
    * How long the ending session waits for the clients watching the jobs it killed to ask for their
    * status (Hadoop's Job polls every mapreduce.client.completion.pollinterval, 5 s by default; a
    * client that asked for none lately is not waited for: {@link SessionJobs#killAll}), then how long it
-   * still answers their last calls (counters, events).
+   * still answers their last calls (counters, events), when there were such clients.
    */
   private static final long CLIENT_WAIT_MILLIS = 20_000;
   private static final long CLIENT_LINGER_MILLIS = 3_000;
@@ -125,7 +125,9 @@ public final class SessionMaster {
       while (!jobs.killedJobsEndsSeen() && System.nanoTime() < clientsDeadline) {
         Thread.sleep(MONITOR_INTERVAL_MILLIS);
       }
-      Thread.sleep(CLIENT_LINGER_MILLIS);
+      if (jobs.killedJobWatched()) {
+        Thread.sleep(CLIENT_LINGER_MILLIS);
+      }
     }
     if (!jobs.finishHistoryCopies(HISTORY_WAIT_MILLIS)) {
       LOG.warn("The histories of some ended jobs were not copied within " + HISTORY_WAIT_MILLIS / 1000 + " s");

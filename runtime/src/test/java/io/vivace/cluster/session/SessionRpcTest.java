@@ -171,6 +171,7 @@ class SessionRpcTest {
     assertArrayEquals(new String[] {id.toString()}, control.stop("stopped by the test"));
     assertEquals("stopped by the test", monitor.tick(System.nanoTime()));
     session.jobs.killAll("Job killed: the Vivace session is ending (stopped by the test)");
+    assertFalse(session.jobs.killedJobWatched(), "no client asked about " + id + " before the session ended");
     JobStatus status = awaitEnd(id);
     assertEquals(JobStatus.State.KILLED, status.getState());
     assertEquals("Job killed: the Vivace session is ending (stopped by the test)", status.getFailureInfo());
@@ -183,6 +184,7 @@ class SessionRpcTest {
     client.getJobStatus(watched);
     session.jobs.killAll("Job killed: the Vivace session is ending (stopped by the test)");
     assertFalse(session.jobs.killedJobsEndsSeen(), "the watched job's client has not seen its end");
+    assertTrue(session.jobs.killedJobWatched());
     assertEquals(JobStatus.State.KILLED, awaitEnd(watched).getState());
     assertTrue(session.jobs.killedJobsEndsSeen(), "the client that never asked about " + unwatched
         + " is not waited for: it reads the end from YARN");
