@@ -44,8 +44,11 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
   private static final Set<String> ANSWERED = Set.of("getJobStatus", "getJobCounters",
       "getTaskCompletionEvents", "getTaskReports", "getTaskDiagnostics");
 
-  /** The sessions this JVM's clients have found ended (YARN said so once one no longer answered). */
-  private static final Set<ApplicationId> ENDED = ConcurrentHashMap.newKeySet();
+  /**
+   * YARN's final report of each session this JVM's clients have found ended (once one no longer
+   * answered): it does not change, so it is asked for once.
+   */
+  private static final Map<ApplicationId, ApplicationReport> ENDED = new ConcurrentHashMap<>();
 
   private final ClientProtocol session;
   private final Configuration conf;
@@ -69,12 +72,11 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
       return ProxyObjectMethods.answer(proxy, method, args, "ended jobs of " + session);
     }
     if (args != null && args.length > 0 && args[0] instanceof JobID job && ANSWERED.contains(method.getName())) {
-      JobStatus known = killed.get(job);
-      if (known == null && ENDED.contains(application)) {
-        known = killedStatus(job).orElse(null);
-      }
-      if (known != null) {
-        return answerFor(method.getName(), known, null); // the session is gone: no call waits for it again
+      Optional<JobStatus> known = ENDED.containsKey(application)
+          ? killedStatus(job)
+          : Optional.ofNullable(killed.get(job));
+      if (known.isPresent()) {
+        return answerFor(method.getName(), known.get(), null); // the session is gone: no call waits for it again
       }
     }
     try {
@@ -108,11 +110,10 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
     if (known != null) {
       return Optional.of(known);
     }
-    ApplicationReport report = report();
-    if (report == null || !hasEnded(report.getYarnApplicationState())) {
+    ApplicationReport report = endedReport();
+    if (report == null) {
       return Optional.empty();
     }
-    ENDED.add(application);
     Optional<String> why = SessionEndNote.killedBecause(report.getDiagnostics(), job.toString());
     if (why.isEmpty()) {
       return Optional.empty();
@@ -124,6 +125,20 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
     status.setFailureInfo("Job killed: the Vivace session is ending (" + why.get() + ")");
     killed.put(job, status);
     return Optional.of(status);
+  }
+
+  /** YARN's report of the session once it has ended; null while it runs or when YARN no longer knows it. */
+  private ApplicationReport endedReport() throws IOException {
+    ApplicationReport ended = ENDED.get(application);
+    if (ended != null) {
+      return ended;
+    }
+    ApplicationReport report = report();
+    if (report == null || !hasEnded(report.getYarnApplicationState())) {
+      return null;
+    }
+    ENDED.put(application, report);
+    return report;
   }
 
   private ApplicationReport report() throws IOException {
