@@ -43,14 +43,16 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * A real Apache Hadoop cluster on this machine ({@code ./vivace cluster up}: a master and two
- * worker hosts, each its own network namespace, links shaped to 1 Gbit/s each way), and on it, as
- * a user would run them from outside the hosts: Apache's example jobs on a Vivace session and on
- * MapReduce on YARN with byte-identical outputs, jobs built on Hadoop's library and on Avro likewise,
- * the sleep job with nothing but its job jar, and
- * the commands of docs/cluster.md and docs/hadoop-cluster.md as written (the latter with the release
- * tarball the build made). Then {@code down}, which must leave nothing. Skipped where network
- * namespaces cannot be made (not root).
+ * A real Apache Hadoop cluster on this machine ({@code ./vivace cluster up}: a master and three
+ * worker hosts, each its own network namespace, links shaped to 1 Gbit/s each way, every block on
+ * every worker), and on it, as a user would run them from outside the hosts: Apache's example jobs
+ * on a Vivace session and on MapReduce on YARN with byte-identical outputs, jobs built on Hadoop's
+ * library and on Avro likewise, the sleep job with nothing but its job jar, and the commands of
+ * docs/cluster.md and docs/hadoop-cluster.md as written (the latter with the release tarball the
+ * build made); then faults to its workers ({@link WorkerFaults}): a slow worker under both engines,
+ * a worker lost during a session's job (MapReduce's is {@link RealClusterFaultsTest}'s, in the
+ * {@code faults} tier). Then {@code down}, which must leave nothing. The module's one cluster of
+ * the full suite. Skipped where network namespaces cannot be made (not root).
  */
 @Tag("slow")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -84,6 +86,7 @@ class RealClusterTest {
   private String bridge;
   private Host master;
   private boolean wordCountInputPut;
+  private WorkerFaults faults;
 
   @BeforeAll
   void up() throws Exception {
@@ -91,7 +94,7 @@ class RealClusterTest {
     deleteTree(dir); // and its HDFS: a cluster starts empty here
     deleteTree(work);
     Files.createDirectories(work);
-    Run.Result up = timed("up", () -> cluster("up", "--dir", dir.toString(), "--hosts", "2", "--link", "1gbit"));
+    Run.Result up = timed("up", () -> cluster("up", "--dir", dir.toString(), "--hosts", "3", "--link", "1gbit"));
     Assumptions.assumeFalse(up.exitCode() == ClusterCommand.NAMESPACES_UNAVAILABLE,
         () -> "network namespaces cannot be made here: " + up.stderr().strip());
     assertEquals(0, up.exitCode(), up.describe());
@@ -100,6 +103,7 @@ class RealClusterTest {
     state.workers().forEach(h -> workers.add(h.hostname()));
     bridge = state.bridge();
     master = state.master();
+    faults = new WorkerFaults(client, dir, work, state);
   }
 
   @AfterAll
@@ -112,14 +116,16 @@ class RealClusterTest {
   void everyHostRunsItsDaemonsInItsNamespaceUnderItsNameBehindAShapedLink() throws Exception {
     Run.Result status = cluster("status", "--dir", dir.toString());
     assertEquals(0, status.exitCode(), status.describe());
-    String[] daemons = {"namenode", "resourcemanager", "historyserver", "datanode", "nodemanager",
-        "datanode", "nodemanager"};
+    List<String> daemons = new ArrayList<>(List.of("namenode", "resourcemanager", "historyserver"));
+    for (int i = 0; i < workers.size(); i++) {
+      daemons.addAll(List.of("datanode", "nodemanager"));
+    }
     List<String[]> rows = status.stdout().lines().filter(l -> l.endsWith(" running"))
         .map(l -> l.trim().split("\\s+")).toList();
-    assertEquals(daemons.length, rows.size(), status.describe());
+    assertEquals(daemons.size(), rows.size(), status.describe());
     for (int i = 0; i < rows.size(); i++) {
       String[] row = rows.get(i); // HOST HOSTNAME ADDRESS DAEMON PID STATE
-      assertEquals(daemons[i], row[3], status.describe());
+      assertEquals(daemons.get(i), row[3], status.describe());
       assertTrue(row[2].startsWith("198.18."), "addresses in 198.18.0.0/15 only: " + status.stdout());
       long pid = Long.parseLong(row[4]);
       assertEquals(row[0], run("ip", "netns", "identify", Long.toString(pid)).stdout().strip(),
@@ -187,7 +193,7 @@ class RealClusterTest {
     return timed(engine + ": teragen, terasort, teravalidate", () -> {
       examples(flag, "teragen", "-D", "mapreduce.job.maps=2", Integer.toString(TERAGEN_ROWS), out + "/teragen");
       // Without TeraScheduler, which gives each split one of its block's hosts, a split lists
-      // every host that holds its block: here both workers (below).
+      // every host that holds its block: here every worker (below).
       Run.Result sort = examples(flag, "terasort", "-D", "mapreduce.job.reduces=2",
           "-D", "mapreduce.terasort.use.terascheduler=false", out + "/teragen", out + "/terasort");
       examples(flag, "teravalidate", out + "/terasort", out + "/teravalidate");
@@ -372,6 +378,18 @@ class RealClusterTest {
 
   @Test
   @Order(7)
+  void aSlowWorkerHoldsNeitherEngineAndTheOutputsStayTheSame() throws Exception {
+    faults.slowWorker();
+  }
+
+  @Test
+  @Order(8)
+  void aWorkerLostInTheMiddleOfASessionJobCostsOnlyItsWork() throws Exception {
+    faults.loseAWorkerDuring(Engine.SESSION);
+  }
+
+  @Test
+  @Order(9)
   void downLeavesNoProcessNamespaceLinkOrHostsFile() throws Exception {
     Run.Result down = timed("down", () -> cluster("down", "--dir", dir.toString()));
     assertEquals(0, down.exitCode(), down.describe());
@@ -400,7 +418,7 @@ class RealClusterTest {
   }
 
   /**
-   * Every block of the input is on both workers (replication 2) and every split lists both, so a
+   * Every block of the input is on every worker (replication 3) and every split lists them all, so a
    * map that ran on a worker ran where its data is: the job's locality counters say so only if the
    * engine names the hosts as HDFS does. The attempts' hosts come from what each engine keeps of
    * the job.
