@@ -16,20 +16,17 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.SleepJob;
-import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A Vivace session on {@code ./vivace minicluster} ({@link MiniCluster} in a JVM of its own) when
- * the cluster goes: stopped as the lab stops it (stdin closed), it leaves no container process
- * behind; killed outright (SIGKILL, nothing of it left to stop anything), the session's master,
- * whose ResourceManager is gone, ends by itself within {@code vivace.session.rm.timeout.ms} and its
- * way out, and its executors with it. Container processes are found by the cluster's folder in
- * their command lines.
+ * the cluster is killed outright (SIGKILL, nothing of it left to stop anything): the session's
+ * master, whose ResourceManager is gone, ends by itself within {@code vivace.session.rm.timeout.ms}
+ * and its way out, and its executors with it. (Stopped as the lab stops it, stdin closed, the
+ * cluster leaves no container process behind: {@link MiniClusterTest}.) Container processes are
+ * found by the cluster's folder in their command lines.
  */
 @Tag("minicluster")
 @Tag("slow")
@@ -38,20 +35,6 @@ class MiniClusterSessionTest {
 
   private static final int READY_SECONDS = 240;
   private static final long RM_TIMEOUT_MS = 10_000;
-
-  @Test
-  void aStoppedMiniClusterLeavesNoContainerProcess() throws Exception {
-    Path dir = DriverRun.tempDir("minicluster-session");
-    Process cluster = start(dir);
-    try {
-      aSessionRunsOn(cluster, dir);
-      cluster.getOutputStream().close();
-      assertTrue(cluster.waitFor(MiniCluster.SHUTDOWN_LIMIT_SECONDS + 30, TimeUnit.SECONDS), "the cluster stops");
-      assertEquals(List.of(), containerProcesses(dir), "container processes once the cluster stopped");
-    } finally {
-      stopAll(cluster, dir);
-    }
-  }
 
   @Test
   void aSessionWhoseClusterIsKilledEndsByItself() throws Exception {
@@ -77,31 +60,10 @@ class MiniClusterSessionTest {
 
   /** Once the cluster is ready, a one-map sleep on a session of it; returns the session's processes. */
   private static List<ProcessHandle> aSessionRunsOn(Process cluster, Path dir) throws Exception {
-    runASessionJob(ready(cluster, dir));
-    List<ProcessHandle> session = containerProcesses(dir);
+    MiniClusterSessions.runASessionJob(ready(cluster, dir), RM_TIMEOUT_MS);
+    List<ProcessHandle> session = MiniClusterSessions.containerProcesses(dir);
     assertTrue(session.size() >= 2, "the session's master and executor run: " + session);
     return session;
-  }
-
-  /** A one-map sleep on a session of the cluster: its master and one executor start. */
-  private static void runASessionJob(Path clusterConf) throws Exception {
-    Configuration conf = new Configuration();
-    conf.addResource(new org.apache.hadoop.fs.Path(clusterConf.toUri()));
-    conf.set("mapreduce.framework.name", "vivace");
-    conf.set("vivace.master", "yarn");
-    conf.setInt("vivace.session.am.memory.mb", 512);
-    conf.setInt("vivace.session.executor.memory.mb", 512);
-    conf.setLong("vivace.session.rm.timeout.ms", RM_TIMEOUT_MS);
-    assertEquals(0, ToolRunner.run(conf, new SleepJob(), new String[] {"-m", "1", "-r", "0", "-mt", "1"}));
-  }
-
-  private static List<ProcessHandle> containerProcesses(Path dir) {
-    String mark = dir.toString();
-    return ProcessHandle.allProcesses().filter(p -> {
-      String line = p.info().commandLine().orElse("");
-      return p.info().command().orElse("").endsWith("/java") && line.contains(mark)
-          && !line.contains(MiniCluster.class.getName());
-    }).toList();
   }
 
   /** A container process as its command line names it: its main class and container. */
@@ -171,7 +133,7 @@ class MiniClusterSessionTest {
     if (cluster.isAlive()) {
       cluster.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
     }
-    containerProcesses(dir).forEach(ProcessHandle::destroyForcibly);
+    MiniClusterSessions.containerProcesses(dir).forEach(ProcessHandle::destroyForcibly);
     DriverRun.deleteQuietly(dir);
   }
 }

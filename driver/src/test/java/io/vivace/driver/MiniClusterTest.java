@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The mini-cluster as the lab uses it: a process of its own that reports READY with its client
  * configuration, runs the driver's workloads on YARN and HDFS, and on Tez from the jars it staged
- * on HDFS, and stops by itself when its stdin closes. One cluster for the whole suite: on 2 cores
+ * on HDFS, runs a Vivace session, and stops by itself when its stdin closes, leaving no container
+ * process behind (the session's either). One cluster for the whole suite: on 2 cores
  * it takes ~30 s to start, ~20 s to stop, and every container is a JVM of its own, so the
  * workloads are as small as they get (two map-only sleeps at once, a 1,000-row terasort with one
  * map and one reduce, a sleep of two maps on Tez). The cluster has the lab's SWIM shape (512 MB
@@ -55,11 +56,12 @@ class MiniClusterTest {
   /** In the module's test working directory (target/test-work), for a look after a failure. */
   private static final Path LOG = Paths.get("minicluster-test.log").toAbsolutePath();
   private static final String AM_OPTS = "-Xmx384m " + QUICK_JVM;
+  private static final long SESSION_RM_TIMEOUT_MS = 10_000;
   /** Long enough that the second job's map starts before the first one's ends if both AMs run. */
   private static final String SLEEP_MAP_MS = "15000";
 
   @Test
-  void driverRunsOnYarnAndHdfsAndTheClusterStopsWhenStdinCloses() throws Exception {
+  void workloadsAndASessionRunAndClosingStdinStopsTheClusterLeavingNoContainer() throws Exception {
     Path dir = DriverRun.tempDir("minicluster");
     Path clusterConf = dir.resolve("cluster-conf.xml");
     Process cluster = start(dir, clusterConf);
@@ -79,15 +81,22 @@ class MiniClusterTest {
 
       sleepsOnTez(dir, clusterConf);
 
+      MiniClusterSessions.runASessionJob(clusterConf, SESSION_RM_TIMEOUT_MS);
+      List<ProcessHandle> session = MiniClusterSessions.containerProcesses(dir);
+      assertTrue(session.size() >= 2, "the session's master and executor run: " + session);
+
       cluster.getOutputStream().close();
       assertTrue(cluster.waitFor(STOP_SECONDS, TimeUnit.SECONDS),
           "the mini-cluster did not stop within " + STOP_SECONDS + " s of stdin closing; see "
               + LOG);
       assertEquals(0, cluster.exitValue(), "mini-cluster exit status; see " + LOG);
+      assertEquals(List.of(), MiniClusterSessions.containerProcesses(dir),
+          "container processes once the cluster stopped");
     } finally {
       if (cluster.isAlive()) {
         cluster.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       }
+      MiniClusterSessions.containerProcesses(dir).forEach(ProcessHandle::destroyForcibly);
       DriverRun.deleteQuietly(dir);
     }
   }
