@@ -71,10 +71,9 @@ final class EndedSessionJobs implements InvocationHandler, Closeable {
     if (ProxyObjectMethods.isObjectMethod(method)) {
       return ProxyObjectMethods.answer(proxy, method, args, "ended jobs of " + session);
     }
-    if (args != null && args.length > 0 && args[0] instanceof JobID job && ANSWERED.contains(method.getName())) {
-      Optional<JobStatus> known = ENDED.containsKey(application)
-          ? killedStatus(job)
-          : Optional.ofNullable(killed.get(job));
+    if (args != null && args.length > 0 && args[0] instanceof JobID job && ANSWERED.contains(method.getName())
+        && ENDED.containsKey(application)) { // a job's end is known only once its session's is
+      Optional<JobStatus> known = killedStatus(job);
       if (known.isPresent()) {
         return answerFor(method.getName(), known.get(), null); // the session is gone: no call waits for it again
       }
