@@ -15,6 +15,7 @@ import psutil
 import pytest
 from fastapi.testclient import TestClient
 
+from test_cluster_study import QUICK_JVM
 from test_study_cli import write_spec
 from vivace_lab import machine
 from vivace_lab.engines.real_cluster import namespaces_problem
@@ -25,13 +26,19 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow,
               pytest.mark.skipif(namespaces_problem() is not None,
                                  reason=f"network namespaces cannot be made here: {namespaces_problem()}")]
 
-TWO_HOSTS = """
+# The containers of MapReduce and Tez compile with C1 only, as in the mini-cluster's study
+# (test_cluster_study.py); the daemons do under `vivace test` (HADOOP_OPTS).
+TWO_HOSTS = f"""
     name: two-hosts
     repeats: 1
     engines: [hadoop-yarn, hadoop-tez, vivace-yarn]
-    cluster: {type: real, hosts: 2, link: 1gbit, cores: 2, memory_mb: 2048}
+    cluster: {{type: real, hosts: 2, link: 1gbit, cores: 2, memory_mb: 2048}}
     workloads:
-      - terasort: {rows: 20000, maps: 2, reduces: 2}
+      - terasort: {{rows: 20000, maps: 2, reduces: 2}}
+    grid:
+      yarn.app.mapreduce.am.command-opts: ["-Xmx384m {QUICK_JVM}"]
+      mapreduce.map.java.opts: ["{QUICK_JVM}"]
+      mapreduce.reduce.java.opts: ["{QUICK_JVM}"]
 """
 
 

@@ -30,6 +30,7 @@ final class MiniClusterSessions {
     conf.setInt("vivace.session.am.memory.mb", 512);
     conf.setInt("vivace.session.executor.memory.mb", 512);
     conf.setLong("vivace.session.rm.timeout.ms", rmTimeoutMs);
+    TestJit.giveContainers(conf);
     assertEquals(0, ToolRunner.run(conf, new SleepJob(), new String[] {"-m", "1", "-r", "0", "-mt", "1"}));
   }
 

@@ -40,7 +40,8 @@ record ClusterOptions(Command command, Path dir, int workers, LinkRate link, int
       "             returns once it serves again",
       "  link       one host's link cut (down), back (up), unshaped (none) or shaped to RATE, both ways",
       "  --host     a host by its name (vv7-worker2) or host name",
-      "  --daemon   a worker's daemon: datanode or nodemanager");
+      "  --daemon   a worker's daemon: datanode or nodemanager",
+      "HADOOP_OPTS, when set, goes on every daemon's command line (up, restart), as Apache's scripts add it");
 
   static ClusterOptions parse(String[] args) {
     if (args.length == 0) {

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * the installation's class path after the host's configuration folder, its log under the host's
  * {@code logs}, its pid in a file; here also on its host (its namespace and host name) and in a
  * session of its own, so that it outlives {@code up}. Its environment is a cluster node's, none of
- * the caller's: the NodeManagers hand {@code JAVA_HOME}, {@code HADOOP_*_HOME} and
+ * the caller's (but for the JVM options in {@code HADOOP_OPTS}): the NodeManagers hand {@code JAVA_HOME}, {@code HADOOP_*_HOME} and
  * {@code HADOOP_CONF_DIR} on to the containers.
  */
 final class DaemonLauncher {
@@ -91,6 +91,12 @@ final class DaemonLauncher {
     return builder;
   }
 
+  /** The caller's {@code HADOOP_OPTS}, which Apache's scripts give every daemon they start. */
+  private static List<String> userOptions() {
+    String options = System.getenv("HADOOP_OPTS");
+    return options == null || options.isBlank() ? List.of() : List.of(options.trim().split("\\s+"));
+  }
+
   private List<String> jvm(Host host, Daemon daemon, List<String> args) {
     List<String> command = new ArrayList<>();
     if (state.namespaces()) {
@@ -100,6 +106,7 @@ final class DaemonLauncher {
     command.addAll(List.of(javaCommand, "-Dproc_" + daemon.command, "-Xmx" + daemon.heapMb + "m",
         "-XX:+UseSerialGC", "-Djava.net.preferIPv4Stack=true"));
     command.addAll(ClusterConfiguration.addOpensOptions());
+    command.addAll(userOptions());
     command.addAll(List.of(
         "-Dhadoop.log.dir=" + logs, "-Dhadoop.log.file=" + daemon.command + ".log",
         "-Dyarn.log.dir=" + logs, "-Dyarn.log.file=" + daemon.command + ".log",

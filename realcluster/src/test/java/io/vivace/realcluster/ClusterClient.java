@@ -40,12 +40,16 @@ final class ClusterClient {
     this.work = work;
   }
 
-  /** {@code ./vivace cluster ...} on this module's own class path, built by this very build. */
+  /**
+   * {@code ./vivace cluster ...} on this module's own class path, built by this very build; the
+   * daemons it starts get the JIT options the tier gave this JVM ({@code HADOOP_OPTS}), as
+   * {@link Engine}'s containers do.
+   */
   Run.Result cluster(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "cluster"));
     command.addAll(List.of(args));
     return new Run(command).env("VIVACE_CLASSPATH", System.getProperty("java.class.path"))
-        .timeoutSeconds(900).run();
+        .env("HADOOP_OPTS", System.getProperty("vivace.test.jvm.jit", "").trim()).timeoutSeconds(900).run();
   }
 
   /**

@@ -1,14 +1,20 @@
 package io.vivace.realcluster;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The two engines the real-cluster tests run a job on, on one cluster, and the flag of
- * {@code ./vivace} that chooses each: a Vivace session, MapReduce on YARN.
+ * {@code ./vivace} that chooses each: a Vivace session, MapReduce on YARN. Their flags also give
+ * the engine's containers the JIT options of the tier's test JVMs (surefire's
+ * {@code vivace.test.jvm.jit}, C1 only under {@code ./vivace test}): they live for seconds to
+ * minutes, and what the tests compare of them does not depend on the JIT.
  */
 enum Engine {
-  SESSION("vivace-yarn", "VIVACE", List.of("-D", "vivace.master=yarn")),
-  MAPREDUCE("mapreduce-yarn", "MAPREDUCE", List.of("-D", "mapreduce.framework.name=yarn"));
+  SESSION("vivace-yarn", "VIVACE", List.of("-D", "vivace.master=yarn"), List.of("vivace.session.java.opts=")),
+  MAPREDUCE("mapreduce-yarn", "MAPREDUCE", List.of("-D", "mapreduce.framework.name=yarn"),
+      List.of("mapreduce.map.java.opts=", "mapreduce.reduce.java.opts=", "yarn.app.mapreduce.am.command-opts=-Xmx"
+          + ClusterConfiguration.heapMb(ClusterConfiguration.AM_MEMORY_MB) + "m "));
 
   /** The engine's name in the tests' output and the lab's. */
   final String label;
@@ -16,9 +22,15 @@ enum Engine {
   final String applicationType;
   final List<String> flags;
 
-  Engine(String label, String applicationType, List<String> flags) {
+  /** {@code containerOptions}: each key of the engine's container JVM options, with what precedes the JIT's. */
+  Engine(String label, String applicationType, List<String> choice, List<String> containerOptions) {
     this.label = label;
     this.applicationType = applicationType;
-    this.flags = flags;
+    List<String> flags = new ArrayList<>(choice);
+    String jit = System.getProperty("vivace.test.jvm.jit", "").trim();
+    if (!jit.isEmpty()) {
+      containerOptions.forEach(option -> flags.addAll(List.of("-D", option + jit)));
+    }
+    this.flags = List.copyOf(flags);
   }
 }

@@ -73,8 +73,9 @@ class RealClusterTest {
   private static final Map<String, List<String>> ENGINES = new LinkedHashMap<>();
 
   static {
-    ENGINES.put("vivace-yarn", List.of("-D", "vivace.master=yarn"));
-    ENGINES.put("mapreduce-yarn", List.of("-D", "mapreduce.framework.name=yarn"));
+    for (Engine engine : Engine.values()) {
+      ENGINES.put(engine.label, engine.flags);
+    }
   }
 
   private final Path target = Path.of("target").toAbsolutePath();

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the repository's real {@code ./vivace} script as a process. It gets this test JVM's class
  * path through {@code VIVACE_CLASSPATH}, so it neither checks nor starts a Maven build (the tests
- * run before {@code package}), and this JVM's {@code java}; the caller's HADOOP_* settings are
- * dropped so that each test sets its own.
+ * run before {@code package}), and this JVM's {@code java}; the caller's HADOOP_* and VIVACE_*
+ * settings are dropped so that each test sets its own.
  */
 final class VivaceScript {
 
@@ -24,6 +24,12 @@ final class VivaceScript {
       "HADOOP_CONF_DIR", "HADOOP_CLASSPATH", "HADOOP_USER_CLASSPATH_FIRST", "HADOOP_OPTS",
       "HADOOP_CLIENT_OPTS", "HADOOP_ROOT_LOGGER", "HADOOP_HEAPSIZE_MAX", "VIVACE_OPTS",
       "VIVACE_HEAPSIZE", "VIVACE_JIT", "VIVACE_CDS");
+  /**
+   * The JIT options the tier gave this test JVM (surefire's {@code vivace.test.jvm.jit}, C1 only
+   * under {@code ./vivace test}), for the script's JVMs too: what the tests check of them does not
+   * depend on the JIT.
+   */
+  private static final String TEST_JIT = System.getProperty("vivace.test.jvm.jit", "").trim();
 
   record Result(int exitCode, String stdout, String stderr) {
 
@@ -142,6 +148,9 @@ final class VivaceScript {
     }
     processEnv.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
     processEnv.put("TMPDIR", workDir.toString());
+    if (!TEST_JIT.isEmpty()) {
+      processEnv.put("VIVACE_OPTS", TEST_JIT); // unless the test sets its own, below
+    }
     processEnv.putAll(env);
 
     Path stdout = Files.createTempFile(workDir, "vivace-stdout-", ".txt");

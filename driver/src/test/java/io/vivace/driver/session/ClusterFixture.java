@@ -1,6 +1,7 @@
 package io.vivace.driver.session;
 
 import io.vivace.driver.MiniYarnStop;
+import io.vivace.driver.TestJit;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -84,6 +85,7 @@ final class ClusterFixture implements AutoCloseable {
     conf.set(MRJobConfig.MR_AM_ADMIN_COMMAND_OPTS, opens);
     conf.set(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, opens);
     conf.set(MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS, opens);
+    TestJit.giveContainers(conf);
     if (System.getenv("JAVA_HOME") == null) {
       conf.set(YarnConfiguration.NM_ADMIN_USER_ENV, conf.get(YarnConfiguration.NM_ADMIN_USER_ENV,
           YarnConfiguration.DEFAULT_NM_ADMIN_USER_ENV) + ",JAVA_HOME=" + System.getProperty("java.home"));

@@ -1,5 +1,6 @@
 package io.vivace.driver.session;
 
+import io.vivace.driver.TestJit;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -133,6 +134,7 @@ final class SecureClusterFixture implements AutoCloseable {
     conf.set(MRJobConfig.MR_AM_ADMIN_COMMAND_OPTS, options);
     conf.set(MRJobConfig.MAPRED_MAP_ADMIN_JAVA_OPTS, options);
     conf.set(MRJobConfig.MAPRED_REDUCE_ADMIN_JAVA_OPTS, options);
+    TestJit.giveContainers(conf);
     if (System.getenv("JAVA_HOME") == null) {
       conf.set(YarnConfiguration.NM_ADMIN_USER_ENV, conf.get(YarnConfiguration.NM_ADMIN_USER_ENV,
           YarnConfiguration.DEFAULT_NM_ADMIN_USER_ENV) + ",JAVA_HOME=" + System.getProperty("java.home"));

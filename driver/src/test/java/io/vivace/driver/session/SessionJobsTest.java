@@ -90,13 +90,23 @@ class SessionJobsTest {
    * A warm client asks YARN nothing per job: the session it found is kept, with its connection, for
    * the JVM's next jobs (counted on the ResourceManager's own RPC metrics). Once that session has
    * ended behind the client's back (killed through YARN), the next job looks for a session again,
-   * starts a new one and runs there.
+   * starts a new one and runs there. The session's master and executors run with the JVM options
+   * of {@code vivace.session.java.opts}, after the tier's.
    */
   @Test
   void aWarmClientAsksYarnNothingPerJobUntilItsSessionEnds() throws Exception {
     Configuration conf = cluster.sessionConf("warm");
+    String mark = "-Dvivace.test.session=warm";
+    conf.set("vivace.session.java.opts", conf.get("vivace.session.java.opts", "") + " " + mark);
     try {
       String first = emptyJobOn(conf);
+      assertEquals(1, ContainerProcesses.allJavaWith("io.vivace.cluster.session.SessionMaster", mark).size(),
+          "the session's master runs with " + mark);
+      long executorDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1); // the warm one, maybe still starting
+      while (ContainerProcesses.allJavaWith("io.vivace.cluster.executor.ExecutorMain", mark).isEmpty()) {
+        assertTrue(System.nanoTime() < executorDeadline, "the session's executor runs with " + mark);
+        Thread.sleep(100);
+      }
       long lookups = yarnLookups();
       for (int i = 0; i < 3; i++) {
         assertEquals(first, emptyJobOn(conf), "the session of warm job " + i);

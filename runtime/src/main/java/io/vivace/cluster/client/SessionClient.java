@@ -454,6 +454,10 @@ public final class SessionClient {
     if (conf.getBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false) && krb5Conf != null) {
       options.add("-Djava.security.krb5.conf=" + krb5Conf); // as the class path: the containers share this host
     }
+    String userOptions = VivaceConf.get(conf, "vivace.session.java.opts");
+    if (userOptions != null && !userOptions.isBlank()) {
+      options.addAll(List.of(userOptions.trim().split("\\s+")));
+    }
     return new ContainerSpec(resources, classPath, options);
   }
 }
