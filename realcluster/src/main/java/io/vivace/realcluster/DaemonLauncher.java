@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  * the installation's class path after the host's configuration folder, its log under the host's
  * {@code logs}, its pid in a file; here also on its host (its namespace and host name) and in a
  * session of its own, so that it outlives {@code up}. Its environment is a cluster node's, none of
- * the caller's (but for the JVM options in {@code HADOOP_OPTS}): the NodeManagers hand {@code JAVA_HOME}, {@code HADOOP_*_HOME} and
- * {@code HADOOP_CONF_DIR} on to the containers.
+ * the caller's (but for the JVM options in {@code HADOOP_OPTS}): the NodeManagers hand
+ * {@code JAVA_HOME}, {@code HADOOP_*_HOME} and {@code HADOOP_CONF_DIR} on to the containers.
  */
 final class DaemonLauncher {
 
