@@ -31,6 +31,11 @@ final class ClusterClient {
   static final Path HOME = Path.of(System.getProperty("vivace.home")).toAbsolutePath().normalize();
   static final Path LAUNCHER = HOME.resolve("vivace");
   static final Path EXAMPLES = HOME.resolve("runtime/target/hadoop/jobs/hadoop-mapreduce-examples.jar");
+  /**
+   * The JIT options the tier gave this test JVM (surefire's {@code vivace.test.jvm.jit}, C1 only
+   * under {@code ./vivace test}; empty under a plain {@code mvn}), for the JVMs the cluster starts.
+   */
+  static final String TEST_JIT = System.getProperty("vivace.test.jvm.jit", "").trim();
 
   private final Path dir;
   private final Path work;
@@ -49,7 +54,7 @@ final class ClusterClient {
     List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "cluster"));
     command.addAll(List.of(args));
     return new Run(command).env("VIVACE_CLASSPATH", System.getProperty("java.class.path"))
-        .env("HADOOP_OPTS", System.getProperty("vivace.test.jvm.jit", "").trim()).timeoutSeconds(900).run();
+        .env("HADOOP_OPTS", TEST_JIT).timeoutSeconds(900).run();
   }
 
   /**

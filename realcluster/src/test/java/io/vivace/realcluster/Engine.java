@@ -6,9 +6,8 @@ import java.util.List;
 /**
  * The two engines the real-cluster tests run a job on, on one cluster, and the flag of
  * {@code ./vivace} that chooses each: a Vivace session, MapReduce on YARN. Their flags also give
- * the engine's containers the JIT options of the tier's test JVMs (surefire's
- * {@code vivace.test.jvm.jit}, C1 only under {@code ./vivace test}): they live for seconds to
- * minutes, and what the tests compare of them does not depend on the JIT.
+ * the engine's containers the JIT options of the tier's test JVMs ({@link ClusterClient#TEST_JIT}):
+ * they live for seconds to minutes, and what the tests compare of them does not depend on the JIT.
  */
 enum Engine {
   SESSION("vivace-yarn", "VIVACE", List.of("-D", "vivace.master=yarn"), List.of("vivace.session.java.opts=")),
@@ -27,9 +26,8 @@ enum Engine {
     this.label = label;
     this.applicationType = applicationType;
     List<String> flags = new ArrayList<>(choice);
-    String jit = System.getProperty("vivace.test.jvm.jit", "").trim();
-    if (!jit.isEmpty()) {
-      containerOptions.forEach(option -> flags.addAll(List.of("-D", option + jit)));
+    if (!ClusterClient.TEST_JIT.isEmpty()) {
+      containerOptions.forEach(option -> flags.addAll(List.of("-D", option + ClusterClient.TEST_JIT)));
     }
     this.flags = List.copyOf(flags);
   }

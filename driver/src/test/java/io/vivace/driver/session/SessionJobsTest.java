@@ -100,8 +100,7 @@ class SessionJobsTest {
     conf.set("vivace.session.java.opts", conf.get("vivace.session.java.opts", "") + " " + mark);
     try {
       String first = emptyJobOn(conf);
-      assertEquals(1, ContainerProcesses.allJavaWith("io.vivace.cluster.session.SessionMaster", mark).size(),
-          "the session's master runs with " + mark);
+      ContainerProcesses.javaWith("io.vivace.cluster.session.SessionMaster", mark); // the one master, with it
       long executorDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1); // the warm one, maybe still starting
       while (ContainerProcesses.allJavaWith("io.vivace.cluster.executor.ExecutorMain", mark).isEmpty()) {
         assertTrue(System.nanoTime() < executorDeadline, "the session's executor runs with " + mark);
