@@ -74,7 +74,8 @@ public final class SessionClient {
    * local file is pointed at its copy on the cluster's file system, uploaded once ({@link JobJars}),
    * so that Hadoop's job client does not stage it with every job; a job that then needs nothing
    * staged is sent to the session as its description, with no write to the cluster's file system
-   * ({@link DescribedSubmissions}).
+   * ({@link DescribedSubmissions}); a waiting client is told its job's end by the session
+   * ({@link PushedJobEnds}) instead of polling for it.
    */
   public static ClientProtocol connect(Configuration conf) throws IOException {
     String name = VivaceConf.get(conf, "vivace.session.name");
@@ -86,7 +87,7 @@ public final class SessionClient {
     } catch (IOException e) {
       LOG.warn("The job jar is staged with the job instead: " + e.getMessage());
     }
-    return DescribedSubmissions.around(WaitingNotes.around(client), conf);
+    return DescribedSubmissions.around(WaitingNotes.around(PushedJobEnds.around(client)), conf);
   }
 
   /**

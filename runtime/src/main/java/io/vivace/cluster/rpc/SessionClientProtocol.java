@@ -24,4 +24,11 @@ public interface SessionClientProtocol extends ClientProtocol {
    */
   JobStatus submitDescribedJob(JobID jobId, JobDescription description, Credentials credentials)
       throws IOException, InterruptedException;
+
+  /**
+   * Job {@code jobId}'s status once it has ended, or after {@code waitMillis} (at most a second) if
+   * it has not; null when the session does not wait for it (the job is unknown, or as many calls
+   * wait already as the session lets wait), whereupon the client asks {@link #getJobStatus} instead.
+   */
+  JobStatus awaitJobEnd(JobID jobId, long waitMillis) throws IOException, InterruptedException;
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -45,12 +46,16 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
   private static final Logger LOG = LoggerFactory.getLogger(SessionJobs.class);
   /** Finished jobs kept for status queries. */
   private static final int RETAINED_JOBS = 1000;
+  /** How many clients' calls may wait for their job's end at once ({@link #awaitJobEnd}). */
+  static final int AWAITS = 32;
+  private static final long MAX_AWAIT_MILLIS = 1000;
 
   private final Configuration conf;
   private final Dispatcher dispatcher;
   private final String clusterId;
   private final long killWaitMillis;
   private final AtomicInteger nextJobNumber = new AtomicInteger();
+  private final Semaphore awaits = new Semaphore(AWAITS);
   private final Map<String, JobRun> jobs = new LinkedHashMap<>();
   private final java.io.File localHistory;
   private final java.io.File describedRoot;
@@ -263,6 +268,25 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
       endsUnseen.remove(jobId.toString());
     }
     return status;
+  }
+
+  /**
+   * Holds the call until the job ends or {@code waitMillis} pass (at most {@link #MAX_AWAIT_MILLIS}), on
+   * one of the RPC server's handlers: at most {@link #AWAITS} calls wait at once, so that they leave
+   * handlers to the executors and the other calls.
+   */
+  @Override
+  public JobStatus awaitJobEnd(JobID jobId, long waitMillis) throws InterruptedException {
+    JobRun job = job(jobId);
+    if (job == null || !awaits.tryAcquire()) {
+      return null;
+    }
+    try {
+      job.awaitCompletion(Math.max(0, Math.min(waitMillis, MAX_AWAIT_MILLIS)));
+    } finally {
+      awaits.release();
+    }
+    return getJobStatus(jobId);
   }
 
   @Override

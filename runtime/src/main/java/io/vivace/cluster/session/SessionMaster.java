@@ -97,7 +97,8 @@ public final class SessionMaster {
         VivaceConf.getLong(conf, "vivace.session.executor.silence.timeout.ms") * 1_000_000L,
         graceNanos + STOP_REPORT_MARGIN_NANOS,
         VivaceConf.getLong(conf, "vivace.session.wait.report.ms") * 1_000_000L));
-    RPC.Server server = SessionRpc.server(conf, host, 64, session, jobs, dispatcher, monitor);
+    // the executors' and clients' calls, and as many more as may wait for their jobs' ends
+    RPC.Server server = SessionRpc.server(conf, host, 64 + SessionJobs.AWAITS, session, jobs, dispatcher, monitor);
     server.start();
     int port = server.getListenerAddress().getPort();
     SessionWeb web = new SessionWeb(conf, host, jobs, dispatcher, "Vivace session " + application + " of "

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.ContainerSpec;
+import io.vivace.cluster.client.PushedJobEnds;
 import io.vivace.cluster.rpc.AttemptAssignment;
 import io.vivace.cluster.rpc.ExecutorProtocol;
+import io.vivace.cluster.rpc.SessionClientProtocol;
 import io.vivace.cluster.rpc.SessionControlProtocol;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.cluster.security.SessionAccess;
@@ -59,6 +61,7 @@ class SessionRpcTest {
   private final List<Object> proxies = new java.util.ArrayList<>();
   private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
   private SessionAccess access;
+  private CountedJobCalls jobCalls;
 
   @BeforeEach
   void start() throws Exception {
@@ -70,7 +73,8 @@ class SessionRpcTest {
         Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, 500_000_000L, 10_000_000_000L));
     String owner = UserGroupInformation.getCurrentUser().getShortUserName();
     access = new SessionAccess(SESSION, owner, SessionSecret.generate(), "the test's secret");
-    server = SessionRpc.server(new Configuration(false), "127.0.0.1", 8, access, session.jobs, session.dispatcher,
+    jobCalls = new CountedJobCalls(session.jobs);
+    server = SessionRpc.server(new Configuration(false), "127.0.0.1", 8, access, jobCalls.protocol(), session.dispatcher,
         monitor);
     server.start();
     client = proxy(ClientProtocol.class);
@@ -188,5 +192,88 @@ class SessionRpcTest {
     assertEquals(JobStatus.State.KILLED, awaitEnd(watched).getState());
     assertTrue(session.jobs.killedJobsEndsSeen(), "the client that never asked about " + unwatched
         + " is not waited for: it reads the end from YARN");
+  }
+
+  @Test
+  void aWaitingClientIsToldItsJobsEndInsteadOfPollingTheSessionForIt() throws Exception {
+    FakeExecutor executor = FakeExecutor.join(proxy(ExecutorProtocol.class), "container_1", HOST, 1);
+    JobID id = submit(1, 0);
+    AttemptAssignment map = executor.awaitRunning(1).get(0);
+    SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
+    jobCalls.reset();
+    int asked = 0;
+    for (; asked < 300; asked++) { // as Hadoop's job client waits: its status, a short sleep, again
+      assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
+      Thread.sleep(2);
+    }
+    executor.succeed(map);
+    JobStatus end = waiting.getJobStatus(id);
+    for (; !end.isJobComplete(); asked++) {
+      Thread.sleep(2);
+      end = waiting.getJobStatus(id);
+    }
+    assertEquals(JobStatus.State.SUCCEEDED, end.getState());
+    int calls = jobCalls.count("getJobStatus") + jobCalls.count("awaitJobEnd");
+    assertTrue(calls * 4 <= asked, "the session answered " + jobCalls.counts() + " for " + asked + " status asks");
+    assertEquals("awaitJobEnd", jobCalls.endAnsweredBy(id), "the call that told the client the job ended");
+  }
+
+  @Test
+  void aClientWatchingItsJobReadsTheKillItMadeOnceTheKillReturns() throws Exception {
+    FakeExecutor silent = FakeExecutor.join(proxy(ExecutorProtocol.class), "container_1", HOST, 2);
+    JobID id = submit(2, 0);
+    silent.awaitRunning(2);
+    SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
+    assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
+    Thread.sleep(3 * PushedJobEnds.WAIT_MILLIS); // the watch's waits answer "running" meanwhile
+    waiting.killJob(id);
+    assertEquals(JobStatus.State.KILLED, waiting.getJobStatus(id).getState());
+  }
+
+  @Test
+  void aClientWhoseSessionWillNotWaitForItsJobPollsItsStatusToTheEnd() throws Exception {
+    jobCalls.refuseWaits();
+    FakeExecutor executor = FakeExecutor.join(proxy(ExecutorProtocol.class), "container_1", HOST, 1);
+    JobID id = submit(1, 0);
+    AttemptAssignment map = executor.awaitRunning(1).get(0);
+    SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
+    jobCalls.reset();
+    for (int i = 0; i < 50; i++) {
+      assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
+      Thread.sleep(2);
+    }
+    executor.succeed(map);
+    JobStatus end = waiting.getJobStatus(id);
+    while (!end.isJobComplete()) {
+      Thread.sleep(2);
+      end = waiting.getJobStatus(id);
+    }
+    assertEquals(JobStatus.State.SUCCEEDED, end.getState());
+    assertEquals(1, jobCalls.count("awaitJobEnd"), "asked once to wait, refused: " + jobCalls.counts());
+    assertEquals("getJobStatus", jobCalls.endAnsweredBy(id));
+  }
+
+  @Test
+  void theSessionLetsAsManyCallsWaitForJobsEndsAsItKeepsHandlersFor() throws Exception {
+    JobID id = submit(1, 0); // no executor: it runs until killed
+    java.util.concurrent.ExecutorService clients = Executors.newFixedThreadPool(SessionJobs.AWAITS);
+    try {
+      List<java.util.concurrent.Future<JobStatus>> waits = new java.util.ArrayList<>();
+      for (int i = 0; i < SessionJobs.AWAITS; i++) {
+        waits.add(clients.submit(() -> session.jobs.awaitJobEnd(id, 1000)));
+      }
+      JobStatus refused;
+      do { // once every wait has begun, one more is refused
+        refused = session.jobs.awaitJobEnd(id, 0);
+      } while (refused != null && !waits.stream().allMatch(java.util.concurrent.Future::isDone));
+      assertEquals(null, refused, "a wait beyond the " + SessionJobs.AWAITS + " the session lets wait");
+      client.killJob(id);
+      for (java.util.concurrent.Future<JobStatus> wait : waits) {
+        assertTrue(wait.get().getJobID().equals(id));
+      }
+      assertEquals(JobStatus.State.KILLED, session.jobs.awaitJobEnd(id, 0).getState(), "a wait once the others ended");
+    } finally {
+      clients.shutdownNow();
+    }
   }
 }
