@@ -72,6 +72,8 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
   private final Set<String> endsUnseen = ConcurrentHashMap.newKeySet();
   /** Whether a job {@link #killAll} killed had a watching client. */
   private volatile boolean killedJobWatched;
+  /** Ids of the jobs whose submission is under way ({@link #claim}). */
+  private final Set<String> beingSubmitted = new java.util.HashSet<>();
   /** When each job's client last asked for its status (System.nanoTime). */
   private final Map<String, Long> statusAsked = new ConcurrentHashMap<>();
   private int submitted;
@@ -121,19 +123,38 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
     if (!description.isPresent()) {
       throw new IOException("job " + jobId + " was submitted without its description");
     }
-    java.io.File dir = new java.io.File(describedRoot, jobId.toString());
-    if (dir.exists() || job(jobId) != null) {
+    claim(jobId);
+    try {
+      java.io.File dir = new java.io.File(describedRoot, jobId.toString());
+      if (dir.exists()) {
+        throw new IOException("job " + jobId + " was already submitted");
+      }
+      description.writeTo(dir);
+      dispatcher.described().hold(jobId.toString(), description);
+      try {
+        return take(jobId, new Path(dir.toURI()).toString(), credentials);
+      } catch (IOException | RuntimeException e) {
+        dispatcher.described().release(jobId.toString());
+        org.apache.hadoop.fs.FileUtil.fullyDelete(dir);
+        throw e;
+      }
+    } finally {
+      unclaim(jobId);
+    }
+  }
+
+  /**
+   * Marks {@code jobId} as being submitted, refusing it when it is already, or was: of two calls
+   * submitting one id at once (a client's retry), only one takes the job.
+   */
+  private synchronized void claim(JobID jobId) throws IOException {
+    if (jobs.containsKey(jobId.toString()) || !beingSubmitted.add(jobId.toString())) {
       throw new IOException("job " + jobId + " was already submitted");
     }
-    description.writeTo(dir);
-    dispatcher.described().hold(jobId.toString(), description);
-    try {
-      return submitJob(jobId, new Path(dir.toURI()).toString(), credentials);
-    } catch (IOException | RuntimeException e) {
-      dispatcher.described().release(jobId.toString());
-      org.apache.hadoop.fs.FileUtil.fullyDelete(dir);
-      throw e;
-    }
+  }
+
+  private synchronized void unclaim(JobID jobId) {
+    beingSubmitted.remove(jobId.toString());
   }
 
   /**
@@ -143,9 +164,16 @@ final class SessionJobs extends JobsClientProtocol implements SessionClientProto
    */
   @Override
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
-    if (job(jobId) != null) {
-      throw new IOException("job " + jobId + " was already submitted");
+    claim(jobId);
+    try {
+      return take(jobId, jobSubmitDir, credentials);
+    } finally {
+      unclaim(jobId);
     }
+  }
+
+  /** Reads job {@code jobId} back from {@code jobSubmitDir} and starts it; the caller has claimed the id. */
+  private JobStatus take(JobID jobId, String jobSubmitDir, Credentials credentials) throws IOException {
     dispatcher.readAhead(new JobToRead(jobId.toString(), jobSubmitDir, credentials));
     Submission submission;
     try {

@@ -276,4 +276,37 @@ class SessionRpcTest {
       clients.shutdownNow();
     }
   }
+
+  @Test
+  void ofTwoSubmissionsOfOneJobAtOnceOnlyOneTakesIt() throws Exception {
+    JobID id = client.getNewJobID();
+    String staged = StagedJob.stage(dir, id.getJtIdentifier(), id.getId(), Collections.nCopies(2, new String[0]), 1)
+        .submitDir().toString();
+    ClientProtocol retry = proxy(ClientProtocol.class);
+    java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
+    java.util.concurrent.ExecutorService submitters = Executors.newFixedThreadPool(2);
+    try {
+      List<java.util.concurrent.Future<JobStatus>> submissions = new java.util.ArrayList<>();
+      for (ClientProtocol submitter : List.of(client, retry)) {
+        submissions.add(submitters.submit(() -> {
+          together.await();
+          return submitter.submitJob(id, staged, new Credentials());
+        }));
+      }
+      int took = 0;
+      List<String> refused = new java.util.ArrayList<>();
+      for (java.util.concurrent.Future<JobStatus> submission : submissions) {
+        try {
+          submission.get();
+          took++;
+        } catch (java.util.concurrent.ExecutionException e) {
+          refused.add(e.getCause().getMessage());
+        }
+      }
+      assertEquals(1, took, "submissions that took the job; refused: " + refused);
+      assertTrue(refused.get(0).contains("job " + id + " was already submitted"), refused.get(0));
+    } finally {
+      submitters.shutdownNow();
+    }
+  }
 }
