@@ -27,7 +27,7 @@ LATENCY_BENCH = "io.vivace.workloads.bench.LatencyBench"
 EMPTY_JOB = "io.vivace.workloads.bench.EmptyJob"
 # As the driver does for its jobs (driver/ClientPolling): Hadoop's defaults (1 s, 5 s) would add up
 # to a second to every job on Apache's runners and measure the client, not the runner.
-CLIENT_POLLING = ["-D", "mapreduce.client.progressmonitor.pollinterval=100",
+CLIENT_POLLING = ["-D", "mapreduce.client.progressmonitor.pollinterval=20",
                   "-D", "mapreduce.client.completion.pollinterval=5"]
 LATENCY_REPORT = "latency.json"
 
