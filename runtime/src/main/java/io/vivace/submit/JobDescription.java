@@ -22,6 +22,8 @@ public final class JobDescription implements Writable {
   static final String JOB_XML = "job.xml";
   static final String SPLITS = "job.split";
   static final String SPLIT_META = "job.splitmetainfo";
+  /** Every file a description carries. */
+  public static final java.util.List<String> FILES = java.util.List.of(JOB_XML, SPLITS, SPLIT_META);
 
   private boolean present;
   private byte[] jobXml = new byte[0];

@@ -46,6 +46,7 @@ public final class SubmissionLoader {
       localDirs.delete();
       throw e;
     }
+    HdfsCloseRetries.shorten(conf); // before the job's first file system is made with it
     String user = conf.getUser() != null ? conf.getUser() : reader.getShortUserName();
     // A job-private identity gives the job its own cached FileSystem instances: its local one
     // resolves relative paths in the working directory of the task using it.

@@ -39,8 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * How jobs reach a session: one that needs nothing staged is sent as its description over the
  * session's RPC and changes nothing on the NameNode as it is submitted (counted on the NameNode's
  * own RPC metrics); one with {@code -files} or {@code -libjars}, or with
- * {@code vivace.session.submit.rpc=false}, is staged on HDFS as before; either way the output is
- * the embedded engine's, byte for byte.
+ * {@code vivace.session.submit.rpc=false}, or whose description is too large for a call, is staged
+ * on HDFS as before; either way the output is the embedded engine's, byte for byte.
  */
 @Tag("minicluster")
 @Timeout(900)
@@ -92,6 +92,14 @@ class SessionSubmissionTest {
       Map<String, Long> staged = submitHeld(versionJob(staging, jar, input), fs, input, "first");
       assertTrue(staged.getOrDefault("Create", 0L) >= 3,
           "job.xml, job.split and job.splitmetainfo created on HDFS when staged: " + staged);
+
+      Configuration tooLarge = cluster.sessionConf(SESSION);
+      // what a call may carry as the client sees the cluster: 64 KB, of which a description may take
+      // 16 KB, under this job's job.xml alone
+      tooLarge.setInt("ipc.maximum.data.length", 64 * 1024);
+      Map<String, Long> overLargest = submitHeld(versionJob(tooLarge, jar, input), fs, input, "first");
+      assertTrue(overLargest.getOrDefault("Create", 0L) >= 3,
+          "a description too large for a call staged on HDFS instead: " + overLargest);
 
       writeJar(jar, Map.of(VERSION, "second"));
       Map<String, Long> changedJar = submitHeld(versionJob(conf, jar, input), fs, input, "second");

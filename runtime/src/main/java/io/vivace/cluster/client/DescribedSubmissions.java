@@ -18,11 +18,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.JobSubmissionFiles;
 import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * and its folder removed. Hadoop's job client still checks the staging area as it does on a cluster:
  * its owner must be the submitting user, so a job submitted as another user than this process's
  * (a proxy user, a test's remote user) is staged on the cluster's file system, as is a job with a
- * staging need.
+ * staging need. A description too large for a call ({@link #largestDescription}) is staged there too,
+ * once Hadoop's client has written it: its files are copied into the session's staging area.
  */
 final class DescribedSubmissions implements InvocationHandler, Closeable {
 
@@ -50,6 +53,7 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
    * {@code chmod} (found by its scheme: that package is the session client's caller).
    */
   private static final String STAGING_SCHEME = "vivace-staging";
+  private static final String MAX_CALL_BYTES = CommonConfigurationKeys.IPC_MAXIMUM_DATA_LENGTH;
 
   private final SessionClientProtocol session;
   private final Configuration conf;
@@ -173,11 +177,49 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
       JobDescription description = JobDescription.read(submitDir);
       // the tokens a job staged on the cluster's file system would have been given for it
       TokenCache.obtainTokensForNamenodes(credentials, new Path[] {FileSystem.get(conf).getHomeDirectory()}, conf);
+      long most = largestDescription(conf);
+      if (description.size() > most) {
+        Path staged = stageOnCluster(jobId, submitDir);
+        LOG.info("Job " + jobId + " is staged at " + staged + ": its description, " + description.size()
+            + " bytes, is over the " + most + " a call carries (a quarter of " + MAX_CALL_BYTES + ")");
+        return session.submitJob(jobId, staged.toString(), credentials);
+      }
       LOG.debug("Submitting " + jobId + " as its description (" + description.size() + " bytes)");
       return session.submitDescribedJob(jobId, description, credentials);
     } finally {
       FileUtil.fullyDelete(submitDir);
     }
+  }
+
+  /**
+   * The largest description sent in a call: a quarter of the largest call Hadoop's RPC servers take
+   * ({@code ipc.maximum.data.length}, as the client's configuration of the cluster has it), leaving
+   * room for the call's credentials and for the executors' calls that read it back, answered within
+   * the same bound.
+   */
+  static long largestDescription(Configuration conf) {
+    return conf.getLong(MAX_CALL_BYTES, CommonConfigurationKeys.IPC_MAXIMUM_DATA_LENGTH_DEFAULT) / 4;
+  }
+
+  /**
+   * Copies the job's files from {@code submitDir} into its folder of the session's staging area on
+   * the cluster's file system (as Hadoop's job client stages them: the folder {@code 0700}, the
+   * files {@code 0644}), whence the session reads it and removes it once the job has ended.
+   */
+  private Path stageOnCluster(JobID jobId, File submitDir) throws IOException, InterruptedException {
+    Path area = new Path(session.getStagingAreaDir());
+    FileSystem fs = area.getFileSystem(conf);
+    if (!fs.exists(area)) {
+      FileSystem.mkdirs(fs, area, JobSubmissionFiles.JOB_DIR_PERMISSION);
+    }
+    Path dir = fs.makeQualified(new Path(area, jobId.toString()));
+    FileSystem.mkdirs(fs, dir, JobSubmissionFiles.JOB_DIR_PERMISSION);
+    for (String name : JobDescription.FILES) {
+      Path file = new Path(dir, name);
+      fs.copyFromLocalFile(false, true, new Path(new File(submitDir, name).getAbsoluteFile().toURI()), file);
+      fs.setPermission(file, JobSubmissionFiles.JOB_FILE_PERMISSION);
+    }
+    return dir;
   }
 
   @Override
