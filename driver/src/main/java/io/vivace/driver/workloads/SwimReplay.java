@@ -37,6 +37,12 @@ final class SwimReplay extends Configured implements Tool {
 
   static final long POLL_MS = 50;
   /**
+   * How often a watcher asks whether its job is complete while few run: as Hadoop's job client waits
+   * for a job on every engine here ({@code ClientPolls}), so that the replay adds no more to a job's
+   * time than a client does (50 ms added 25 to every job, a tenth of a small job's on a session).
+   */
+  static final long WATCH_POLL_MS = io.vivace.client.ClientPolls.COMPLETION_POLL_MILLIS;
+  /**
    * The status calls of all watchers together, at most, a second: with hundreds of jobs running
    * (a replay faster than the framework), polling each every 50 ms added thousands of calls a
    * second to the overload; each then waits {@code running * 1000 / this} ms instead.
@@ -234,7 +240,7 @@ final class SwimReplay extends Configured implements Tool {
     running.add(submitted);
     try {
       while (!finished(submitted)) {
-        Thread.sleep(Math.max(POLL_MS, running.size() * 1000L / STATUS_CALLS_PER_S));
+        Thread.sleep(Math.max(WATCH_POLL_MS, running.size() * 1000L / STATUS_CALLS_PER_S));
       }
     } catch (InterruptedException | IllegalStateException e) {
       return; // the replay is being abandoned: its thread kills the jobs still running

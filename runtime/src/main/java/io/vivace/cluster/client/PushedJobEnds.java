@@ -25,17 +25,20 @@ import org.slf4j.LoggerFactory;
  * milliseconds ({@code client/ClientPolls}); here the first status asked of a running job starts a
  * watch: a thread that waits on the session for the job's end ({@link SessionClientProtocol#awaitJobEnd}),
  * one call at a time, each answered at the end or after {@link #WAIT_MILLIS} with the job's status
- * then. While a watch is live, a status is answered from its last answer, which is never older
- * than a wait (and the job's end as soon as the session sent it), so a waiting client sees its job
- * end without polling the session. A watch stops at the job's end, on any error, or when the
- * session will not wait (too many waits already, or a session of an older build): the job's status
- * is then asked of the session at every call, as before, and no other watch of it is started. A kill, a task kill or a priority change
- * drops the job's last answer, so the status asked after one is the session's.
+ * then. While a watch is live, a status is answered from its last answer, about a wait old at
+ * most (and the job's end as soon as the session sent it), so a waiting client sees its job end
+ * without polling the session. While the session lets no more calls wait (as many wait already),
+ * the watch asks for the status once a wait instead, so that a client asks about ten times a second
+ * whatever the load, and hears the end up to a wait late. A watch stops at the job's end, or on any
+ * error (a session of an older build has no such call): the job's status is then asked of the
+ * session at every call, as before, and no other watch of it is started. A kill, a
+ * task kill or a priority change drops the job's last answer, so the status asked after one is the
+ * session's.
  */
 public final class PushedJobEnds implements InvocationHandler, Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PushedJobEnds.class);
-  /** How long the session holds each call for a job's end; a watched status is at most this old. */
+  /** How long the session holds each call for a job's end: about the age of a watched status at most. */
   public static final long WAIT_MILLIS = 100;
   /** A live watch's answer older than this (its call is stuck: retries to a gone session) is not used. */
   private static final long STALE_NANOS = 3 * WAIT_MILLIS * 1_000_000L;
@@ -175,8 +178,12 @@ public final class PushedJobEnds implements InvocationHandler, Closeable {
         while (!closed) {
           int forgetsBefore = forgets();
           JobStatus status = session.awaitJobEnd(job, WAIT_MILLIS);
-          if (status == null) {
-            return; // the session will not wait for it: its status is asked for at every call
+          if (status == null) { // as many calls wait as the session lets wait: the status then, asked again after a wait
+            Thread.sleep(WAIT_MILLIS);
+            status = session.getJobStatus(job);
+            if (status == null) {
+              return; // the session does not know the job: its status is asked for at every call
+            }
           }
           answered(status, forgetsBefore);
           if (status.isJobComplete()) {
