@@ -201,18 +201,7 @@ class SessionRpcTest {
     AttemptAssignment map = executor.awaitRunning(1).get(0);
     SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
     jobCalls.reset();
-    int asked = 0;
-    for (; asked < 300; asked++) { // as Hadoop's job client waits: its status, a short sleep, again
-      assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
-      Thread.sleep(2);
-    }
-    executor.succeed(map);
-    JobStatus end = waiting.getJobStatus(id);
-    for (; !end.isJobComplete(); asked++) {
-      Thread.sleep(2);
-      end = waiting.getJobStatus(id);
-    }
-    assertEquals(JobStatus.State.SUCCEEDED, end.getState());
+    int asked = askWhileRunningThenToTheEnd(waiting, id, executor, map);
     int calls = jobCalls.count("getJobStatus") + jobCalls.count("awaitJobEnd");
     assertTrue(calls * 4 <= asked, "the session answered " + jobCalls.counts() + " for " + asked + " status asks");
     assertEquals("awaitJobEnd", jobCalls.endAnsweredBy(id), "the call that told the client the job ended");
@@ -238,18 +227,7 @@ class SessionRpcTest {
     AttemptAssignment map = executor.awaitRunning(1).get(0);
     SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
     jobCalls.reset();
-    int asked = 0;
-    for (; asked < 300; asked++) {
-      assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
-      Thread.sleep(2);
-    }
-    executor.succeed(map);
-    JobStatus end = waiting.getJobStatus(id);
-    for (; !end.isJobComplete(); asked++) {
-      Thread.sleep(2);
-      end = waiting.getJobStatus(id);
-    }
-    assertEquals(JobStatus.State.SUCCEEDED, end.getState());
+    int asked = askWhileRunningThenToTheEnd(waiting, id, executor, map);
     assertTrue(jobCalls.count("awaitJobEnd") > 1, "asked again to wait: " + jobCalls.counts());
     int calls = jobCalls.count("getJobStatus") + jobCalls.count("awaitJobEnd");
     assertTrue(calls * 4 <= asked, "the session answered " + jobCalls.counts() + " for " + asked + " status asks");
@@ -311,5 +289,27 @@ class SessionRpcTest {
     } finally {
       submitters.shutdownNow();
     }
+  }
+
+  /**
+   * Asks for the job's status as Hadoop's job client waits (the status, a short sleep, again) 300
+   * times while its one map runs, then lets the map succeed and asks until the job has ended;
+   * returns how many times it asked.
+   */
+  private static int askWhileRunningThenToTheEnd(SessionClientProtocol waiting, JobID id, FakeExecutor executor,
+                                                 AttemptAssignment map) throws Exception {
+    int asked = 0;
+    for (; asked < 300; asked++) {
+      assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
+      Thread.sleep(2);
+    }
+    executor.succeed(map);
+    JobStatus end = waiting.getJobStatus(id);
+    for (; !end.isJobComplete(); asked++) {
+      Thread.sleep(2);
+      end = waiting.getJobStatus(id);
+    }
+    assertEquals(JobStatus.State.SUCCEEDED, end.getState());
+    return asked;
   }
 }
