@@ -48,6 +48,15 @@ public final class JobDescription implements Writable {
         Files.readAllBytes(new File(submitDir, SPLIT_META).toPath()));
   }
 
+  /** The bytes the description of the job in the local folder {@code submitDir} would carry, without reading them. */
+  public static long sizeOf(File submitDir) {
+    long size = 0;
+    for (String name : FILES) {
+      size += new File(submitDir, name).length();
+    }
+    return size;
+  }
+
   /** Whether this describes a job (false for the answer about a job that was staged). */
   public boolean isPresent() {
     return present;

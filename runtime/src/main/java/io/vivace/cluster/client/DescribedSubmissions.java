@@ -174,16 +174,17 @@ final class DescribedSubmissions implements InvocationHandler, Closeable {
   private Object submitDescribed(JobID jobId, File submitDir, Credentials credentials)
       throws IOException, InterruptedException {
     try {
-      JobDescription description = JobDescription.read(submitDir);
       // the tokens a job staged on the cluster's file system would have been given for it
       TokenCache.obtainTokensForNamenodes(credentials, new Path[] {FileSystem.get(conf).getHomeDirectory()}, conf);
+      long size = JobDescription.sizeOf(submitDir);
       long most = largestDescription(conf);
-      if (description.size() > most) {
+      if (size > most) {
         Path staged = stageOnCluster(jobId, submitDir);
-        LOG.info("Job " + jobId + " is staged at " + staged + ": its description, " + description.size()
+        LOG.info("Job " + jobId + " is staged at " + staged + ": its description, " + size
             + " bytes, is over the " + most + " a call carries (a quarter of " + MAX_CALL_BYTES + ")");
         return session.submitJob(jobId, staged.toString(), credentials);
       }
+      JobDescription description = JobDescription.read(submitDir);
       LOG.debug("Submitting " + jobId + " as its description (" + description.size() + " bytes)");
       return session.submitDescribedJob(jobId, description, credentials);
     } finally {

@@ -196,12 +196,9 @@ class SessionRpcTest {
 
   @Test
   void aWaitingClientIsToldItsJobsEndInsteadOfPollingTheSessionForIt() throws Exception {
-    FakeExecutor executor = FakeExecutor.join(proxy(ExecutorProtocol.class), "container_1", HOST, 1);
-    JobID id = submit(1, 0);
-    AttemptAssignment map = executor.awaitRunning(1).get(0);
-    SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
-    jobCalls.reset();
-    int asked = askWhileRunningThenToTheEnd(waiting, id, executor, map);
+    Waited waited = waitForAOneMapJob();
+    JobID id = waited.job();
+    int asked = waited.asked();
     int calls = jobCalls.count("getJobStatus") + jobCalls.count("awaitJobEnd");
     assertTrue(calls * 4 <= asked, "the session answered " + jobCalls.counts() + " for " + asked + " status asks");
     assertEquals("awaitJobEnd", jobCalls.endAnsweredBy(id), "the call that told the client the job ended");
@@ -222,12 +219,9 @@ class SessionRpcTest {
   @Test
   void aClientWhoseSessionLetsNoMoreCallsWaitAsksAboutItsJobOnceAWaitToTheEnd() throws Exception {
     jobCalls.refuseWaits();
-    FakeExecutor executor = FakeExecutor.join(proxy(ExecutorProtocol.class), "container_1", HOST, 1);
-    JobID id = submit(1, 0);
-    AttemptAssignment map = executor.awaitRunning(1).get(0);
-    SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
-    jobCalls.reset();
-    int asked = askWhileRunningThenToTheEnd(waiting, id, executor, map);
+    Waited waited = waitForAOneMapJob();
+    JobID id = waited.job();
+    int asked = waited.asked();
     assertTrue(jobCalls.count("awaitJobEnd") > 1, "asked again to wait: " + jobCalls.counts());
     int calls = jobCalls.count("getJobStatus") + jobCalls.count("awaitJobEnd");
     assertTrue(calls * 4 <= asked, "the session answered " + jobCalls.counts() + " for " + asked + " status asks");
@@ -291,13 +285,21 @@ class SessionRpcTest {
     }
   }
 
+  /** A job a client waited for, and how many times it asked for its status. */
+  private record Waited(JobID job, int asked) {
+  }
+
   /**
-   * Asks for the job's status as Hadoop's job client waits (the status, a short sleep, again) 300
-   * times while its one map runs, then lets the map succeed and asks until the job has ended;
-   * returns how many times it asked.
+   * Runs a one-map job and waits for it through the pushed ends' client, as Hadoop's job client
+   * waits (the status, a short sleep, again): 300 times while the map runs, then, the map let
+   * succeed, until the job has ended. The session's calls are counted from the first status asked.
    */
-  private static int askWhileRunningThenToTheEnd(SessionClientProtocol waiting, JobID id, FakeExecutor executor,
-                                                 AttemptAssignment map) throws Exception {
+  private Waited waitForAOneMapJob() throws Exception {
+    FakeExecutor executor = FakeExecutor.join(proxy(ExecutorProtocol.class), "container_1", HOST, 1);
+    JobID id = submit(1, 0);
+    AttemptAssignment map = executor.awaitRunning(1).get(0);
+    SessionClientProtocol waiting = PushedJobEnds.around(proxy(SessionClientProtocol.class));
+    jobCalls.reset();
     int asked = 0;
     for (; asked < 300; asked++) {
       assertEquals(JobStatus.State.RUNNING, waiting.getJobStatus(id).getState());
@@ -310,6 +312,6 @@ class SessionRpcTest {
       end = waiting.getJobStatus(id);
     }
     assertEquals(JobStatus.State.SUCCEEDED, end.getState());
-    return asked;
+    return new Waited(id, asked);
   }
 }
