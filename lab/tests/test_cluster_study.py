@@ -62,7 +62,8 @@ def test_yarn_tez_and_a_vivace_session_share_a_two_node_cluster_validated_and_st
     assert sorted(runs) == [("sleep", "hadoop-tez"), ("sleep", "hadoop-yarn"), ("sleep", "vivace-yarn"),
                             ("terasort", "hadoop-tez"), ("terasort", "hadoop-yarn"), ("terasort", "vivace-yarn")]
     assert description["minicluster"] == {"nodemanagers": 2, "datanodes": 2, "nm_memory_mb": 2048, "nm_vcores": 3,
-                                          "container_mb": 512, "max_am_percent": 0.5}
+                                          "container_mb": 512, "max_am_percent": 0.5,
+                                              "session_executors": 1}
     starts = set()
     for (workload, engine), run in runs.items():
         assert run.status == "succeeded", f"{workload} on {engine}: {run.failure}"

@@ -18,6 +18,19 @@ def test_executors_of_two_container_slots_as_many_as_fit_beside_the_master():
     assert (swim.am_memory_mb, swim.executor_memory_mb, swim.executors_max) == (512, 1024, 11)
 
 
+def test_a_shape_keeps_its_session_executors_warm_from_the_start_at_most_what_fits():
+    swim = SessionSize.for_shape(swim_cluster(3))
+    assert (swim.executors_min, swim.executors_max) == (3, 11), "SWIM's replay: one warm executor per NodeManager"
+    keys = swim.keys()
+    assert keys["vivace.session.executors.min"] == "3"
+    assert int(keys["vivace.session.start.wait.ms"]) > 0, "`session start` returns once they have joined"
+    crowded = SessionSize.for_shape(ClusterShape(nodemanagers=3, datanodes=3, session_executors=9))
+    assert (crowded.executors_min, crowded.executors_max) == (3, 3)
+    assert ClusterShape(session_executors=2).name("m").endswith("-1024m-warm2")
+    assert "-warm" not in ClusterShape().name("m"), "the default shape keeps its stored name"
+    assert "2 executors kept warm" in ClusterShape(session_executors=2).summary()
+
+
 def test_a_nodemanager_of_one_container_gets_one_slot_executors_and_the_keys_say_so():
     size = SessionSize.for_shape(ClusterShape(nodemanagers=2, nm_memory_mb=1024, container_mb=1024))
     assert (size.slots, size.executor_memory_mb, size.executors_max) == (1, 1024, 1)

@@ -302,7 +302,7 @@ def swim_cluster(nodes: int | None) -> ClusterShape:
     if nodes is not None and nodes < 1:
         raise SwimOptionError(f"--cluster {nodes}: a cluster has at least 1 node")
     n = nodes or 1
-    return ClusterShape(**{**SWIM_CLUSTER.as_dict(), "nodemanagers": n, "datanodes": n})
+    return ClusterShape(**{**SWIM_CLUSTER.as_dict(), "nodemanagers": n, "datanodes": n, "session_executors": n})
 
 
 def write_synthetic_trace(path: Path, jobs: int, seed: int) -> Path:

@@ -9,7 +9,9 @@ from dataclasses import asdict, dataclass, fields
 class ClusterShape:
     """NodeManagers and DataNodes (all on this host) and their sizes. The defaults are the
     one-node cluster the headline study has always had: a 3 GB, 3-vcore NodeManager holding a
-    1 GB ApplicationMaster and two 1 GB tasks; ApplicationMasters may hold half of the memory."""
+    1 GB ApplicationMaster and two 1 GB tasks; ApplicationMasters may hold half of the memory.
+    ``session_executors``: the executors the Vivace session keeps warm from its start
+    (``vivace.session.executors.min``, at most what fits: engines/session.py)."""
 
     nodemanagers: int = 1
     datanodes: int = 1
@@ -17,13 +19,15 @@ class ClusterShape:
     nm_vcores: int = 3  # each NodeManager's (the scheduler counts memory only)
     container_mb: int = 1024  # every container: ApplicationMaster, map and reduce
     max_am_percent: float = 0.5  # share of the cluster's memory ApplicationMasters may hold
+    session_executors: int = 1  # the Vivace session's warm executors
 
     real = False  # Apache's mini-cluster in one JVM, not hosts of their own (RealClusterShape)
     links = ()  # no links to shape (a class attribute, not a setting)
 
     # spec key -> (type, smallest value)
     KEYS = {"nodemanagers": (int, 1), "datanodes": (int, 1), "nm_memory_mb": (int, 128),
-            "nm_vcores": (int, 1), "container_mb": (int, 128), "max_am_percent": (float, 0.01)}
+            "nm_vcores": (int, 1), "container_mb": (int, 128), "max_am_percent": (float, 0.01),
+            "session_executors": (int, 1)}
 
     def problem(self) -> str | None:
         """Why no cluster of this shape can run a job; None when it can."""
@@ -48,8 +52,9 @@ class ClusterShape:
         """The name of the hardware description runs on this cluster are stored under: the
         machine's, then the shape (another shape is another cluster, with a price of its own)."""
         am = "" if self.max_am_percent == ClusterShape.max_am_percent else f"-am{self.max_am_percent:g}"
+        warm = "" if self.session_executors == ClusterShape.session_executors else f"-warm{self.session_executors}"
         return (f"{machine}-yarn-{self.nodemanagers}x{self.nm_memory_mb}m{self.nm_vcores}c-"
-                f"{self.datanodes}dn-{self.container_mb}m{am}")
+                f"{self.datanodes}dn-{self.container_mb}m{am}{warm}")
 
     def describe(self, machine_description: dict, link: str | None = None) -> dict:
         """The machine's description with this mini-cluster's shape under ``minicluster``."""
@@ -59,7 +64,9 @@ class ClusterShape:
         """One line for people: '2 NodeManagers of 3072 MB / 3 vcores, 2 DataNodes, 1024 MB containers'."""
         return (f"{_count(self.nodemanagers, 'NodeManager')} of {self.nm_memory_mb} MB / "
                 f"{self.nm_vcores} vcores, {_count(self.datanodes, 'DataNode')}, "
-                f"{self.container_mb} MB containers, AMs up to {self.max_am_percent:g} of the memory")
+                f"{self.container_mb} MB containers, AMs up to {self.max_am_percent:g} of the memory"
+                + ("" if self.session_executors == ClusterShape.session_executors
+                   else f", the Vivace session's {self.session_executors} executors kept warm"))
 
 
 CLUSTER_KEYS = tuple(f.name for f in fields(ClusterShape))

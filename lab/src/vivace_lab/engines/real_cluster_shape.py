@@ -58,6 +58,10 @@ class RealClusterShape:
     def container_mb(self) -> int:
         return TASK_CONTAINER_MB
 
+    @property
+    def session_executors(self) -> int:
+        return 1
+
     def problem(self) -> str | None:
         for rate in self.links:
             try:

@@ -1,11 +1,13 @@
 """A Vivace session on the study's YARN + HDFS mini-cluster (docs/cluster.md), started by hand
-(`vivace session start`) when the vivace-yarn engine opens and stopped when it closes.
+(`vivace session start`) when the vivace-yarn engine opens and stopped when it closes; its start
+waits until its warm executors have joined it.
 
 Its size follows the cluster's shape, so that it holds what MapReduce on YARN may hold: an
 application master of one container, and executors of ``slots`` containers each (a slot gets a
 container's memory), as many as fit beside the master. The session lives as long as the study
-(its idle timeout is a week: the lab stops it), keeps one executor warm between runs and gives
-the others back to YARN after the runtime's default idle time.
+(its idle timeout is a week: the lab stops it), keeps the shape's ``session_executors`` warm (one
+by default) from its start and between runs, and gives the others back to YARN after the runtime's
+default idle time.
 
 On a mini-cluster the session's containers take the class path of the client that starts it, as
 MapReduce's containers take the job client's; the session is started with the driver's (through
@@ -31,6 +33,7 @@ SESSION_NAME = "vivace-lab"
 SLOTS = 2  # the runtime's default vivace.session.executor.slots
 IDLE_TIMEOUT_MS = 7 * 24 * 3600 * 1000
 START_TIMEOUT_S = 300.0
+EXECUTORS_WAIT_MS = 200_000  # of START_TIMEOUT_S: the warm executors joining a started session
 STOP_TIMEOUT_S = 120.0
 
 
@@ -50,9 +53,9 @@ class SessionSize:
         executor_mb = slots * shape.container_mb
         per_node = shape.nm_memory_mb // executor_mb
         beside_master = (shape.nm_memory_mb - shape.container_mb) // executor_mb
+        most = max(1, (shape.nodemanagers - 1) * per_node + beside_master)
         return SessionSize(am_memory_mb=shape.container_mb, executor_memory_mb=executor_mb, slots=slots,
-                           executors_min=1,
-                           executors_max=max(1, (shape.nodemanagers - 1) * per_node + beside_master))
+                           executors_min=min(shape.session_executors, most), executors_max=most)
 
     @staticmethod
     def fixed(shape: ClusterShape) -> SessionSize:
@@ -69,7 +72,8 @@ class SessionSize:
                 "vivace.session.executor.slots": str(self.slots),
                 "vivace.session.executors.min": str(self.executors_min),
                 "vivace.session.executors.max": str(self.executors_max),
-                "vivace.session.idle.timeout.ms": str(IDLE_TIMEOUT_MS)}
+                "vivace.session.idle.timeout.ms": str(IDLE_TIMEOUT_MS),
+                "vivace.session.start.wait.ms": str(EXECUTORS_WAIT_MS)}
 
 
 class YarnSession:
@@ -95,9 +99,9 @@ class YarnSession:
         return ["-D", "vivace.master=yarn", "-D", f"vivace.session.name={SESSION_NAME}"]
 
     def start(self, warm_up) -> None:
-        """Starts the session and runs ``warm_up`` (a callable running one small job on it), so that
-        its first executor has joined and run a task before any timed run; EngineUnavailable says
-        why when either fails."""
+        """Starts the session, waiting for its warm executors to join, and runs ``warm_up`` (a
+        callable running one small job on it), so that an executor has run a task before any timed
+        run; EngineUnavailable says why when either fails."""
         self.home.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
         self.started_ms = int(time.time() * 1000)

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vivace.cluster.client.SessionClient;
+import io.vivace.cluster.client.SessionCommand;
+import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.workloads.bench.LatencyBench;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,8 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
+import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -141,6 +145,48 @@ class SessionJobsTest {
       assertTrue(yarnLookups() > lookups, "the new session was looked for on YARN");
     } finally {
       SessionClient.stop(conf, "warm");
+    }
+  }
+
+  /**
+   * {@code vivace session start} with {@code vivace.session.start.wait.ms} returns a session whose
+   * minimum executors have joined it; one whose executors do not join in time is stopped, and the
+   * command fails saying how many joined.
+   */
+  @Test
+  void aSessionStartWaitsForItsWarmExecutorsOrStopsTheSession() throws Exception {
+    Configuration conf = cluster.sessionConf("ready");
+    String[] warm = {"-D", "vivace.session.executors.min=2", "-D", "vivace.session.start.wait.ms=180000", "start", "ready"};
+    try {
+      assertEquals(0, ToolRunner.run(new Configuration(conf), new SessionCommand(), warm));
+      ClientProtocol session = SessionClient.connect(conf);
+      try {
+        assertEquals(2, session.getClusterMetrics().getTaskTrackerCount(), "executors joined when start returned");
+      } finally {
+        SessionRpc.close(session);
+      }
+    } finally {
+      SessionClient.stop(conf, "ready");
+    }
+    String[] hurried = {"-D", "vivace.session.executors.min=2", "-D", "vivace.session.start.wait.ms=1", "start", "hurried"};
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream stderr = System.err;
+    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      int code;
+      try {
+        code = ToolRunner.run(new Configuration(conf), new SessionCommand(), hurried);
+      } finally {
+        System.setErr(stderr);
+      }
+      String said = err.toString(StandardCharsets.UTF_8);
+      assertEquals(1, code, said);
+      assertTrue(said.contains("of its 2 executors (vivace.session.executors.min) after 1 ms (vivace.session.start.wait.ms)")
+          && said.contains("the session is stopped"), said);
+      assertTrue(SessionClient.list(conf).stream().noneMatch(s -> SessionClient.sessionName(s).equals("hurried")),
+          "the session that was not warm in time is stopped: " + SessionClient.list(conf));
+    } finally {
+      SessionClient.stop(conf, "hurried"); // when the command failed to
     }
   }
 

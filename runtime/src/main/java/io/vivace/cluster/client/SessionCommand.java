@@ -1,9 +1,13 @@
 package io.vivace.cluster.client;
 
+import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.conf.VivaceConf;
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.mapreduce.protocol.ClientProtocol;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
@@ -11,11 +15,16 @@ import org.apache.hadoop.yarn.api.records.ApplicationReport;
 /**
  * {@code ./vivace session start|list|stop [name or application id]}: the user's Vivace sessions on
  * the YARN cluster of the client configuration ({@code HADOOP_CONF_DIR}, or {@code -conf FILE}),
- * managed by hand. Jobs with {@code vivace.master=yarn} start one themselves when none runs.
+ * managed by hand. Jobs with {@code vivace.master=yarn} start one themselves when none runs. With
+ * {@code vivace.session.start.wait.ms} above 0, {@code start} also waits until the session's
+ * {@code vivace.session.executors.min} executors have joined it (a warm session), and stops the
+ * session and fails when they have not within that time.
  */
 public final class SessionCommand extends Configured implements Tool {
 
   static final String USAGE = "Usage: vivace session [generic options] start [NAME] | list | stop [NAME|APPLICATION_ID]";
+  private static final String WAIT_KEY = "vivace.session.start.wait.ms";
+  private static final long JOINED_POLL_MILLIS = 200;
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new Configuration(), new SessionCommand(), args));
@@ -32,6 +41,16 @@ public final class SessionCommand extends Configured implements Tool {
     switch (args[0]) {
       case "start" -> {
         ApplicationReport session = SessionClient.start(conf, name);
+        long waitMillis = VivaceConf.getLong(conf, WAIT_KEY);
+        if (waitMillis > 0) {
+          String missing = awaitExecutors(conf, name, waitMillis);
+          if (missing != null) {
+            System.err.println("vivace session: " + session.getApplicationId() + " (" + name + ") " + missing
+                + "; the session is stopped");
+            SessionClient.stop(conf, session.getApplicationId().toString());
+            return 1;
+          }
+        }
         System.out.println(session.getApplicationId() + "\t" + name + "\t" + session.getHost() + ":"
             + session.getRpcPort());
         return 0;
@@ -56,6 +75,41 @@ public final class SessionCommand extends Configured implements Tool {
         System.err.println("vivace session: unknown command: " + args[0] + "\n" + USAGE);
         return 2;
       }
+    }
+  }
+
+  /**
+   * Waits until the session named {@code name} has its {@code vivace.session.executors.min}
+   * executors; null when it has them within {@code waitMillis}, else what it has.
+   */
+  private static String awaitExecutors(Configuration conf, String name, long waitMillis) throws IOException {
+    int wanted = VivaceConf.getInt(conf, "vivace.session.executors.min");
+    Configuration named = new Configuration(conf);
+    named.set("vivace.session.name", name);
+    ClientProtocol session = SessionClient.connect(named);
+    try {
+      long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+      while (true) {
+        int joined = session.getClusterMetrics().getTaskTrackerCount();
+        if (joined >= wanted) {
+          return null;
+        }
+        if (System.nanoTime() >= deadline) {
+          return "has " + joined + " of its " + wanted + " executors (vivace.session.executors.min) after "
+              + waitMillis + " ms (" + WAIT_KEY + ")";
+        }
+        try {
+          Thread.sleep(JOINED_POLL_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while waiting for the executors of session " + name);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while asking session " + name + " for its executors");
+    } finally {
+      SessionRpc.close(session);
     }
   }
 }
