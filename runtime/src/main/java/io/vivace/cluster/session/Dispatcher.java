@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * trip is a large part of an attempt's time), and only while the job has more launches waiting than
  * the session has free slots (so that none waits behind another while a slot elsewhere is free).
  * A job the session takes is read back ahead of its first attempts by up to
- * {@code vivace.session.read.ahead.executors} executors with free slots, while the master reads it.
+ * {@code vivace.session.read.ahead.executors} executors with free slots, while the master reads it;
+ * its launches wait up to {@link #READERS_FIRST_NANOS} for a free slot of one of these before
+ * another executor takes them (which would read the job first).
  *
  * <p>What it guarantees, whatever the order in which executors ask, report and are lost: an attempt
  * is only ever recorded on an executor the session still has (one lost while its attempt was being
@@ -69,13 +71,23 @@ import org.slf4j.LoggerFactory;
 final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+  /**
+   * How long a launch waits for a free slot of an executor that has its job read back, or is reading
+   * it ahead, before any executor with a free slot takes it (and reads the job on it first).
+   */
+  static final long READERS_FIRST_NANOS = 100_000_000L;
 
   private final ExecutorService steps;
   private final long localityWaitNanos;
   private final long prefetchBelowNanos;
   private final int readAheadExecutors;
-  /** The executors told to read a job ahead that the session has not taken yet, by job. */
+  /** The executors told to read a job ahead, by job, until it closes. */
   private final Map<String, List<Executor>> readingAhead = new HashMap<>();
+  /**
+   * When the earliest launch that {@link #choose} left to the executors reading its job ahead may go
+   * to any executor (nanos; 0 when none was left): an executor's waiting call looks again then.
+   */
+  private long leftToReadersUntilNanos;
   private final Locality locality;
   private final DescribedJobs described = new DescribedJobs();
   private final Map<Integer, Executor> executors = new LinkedHashMap<>();
@@ -172,7 +184,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   /**
    * The session is taking {@code job}: up to {@code vivace.session.read.ahead.executors} executors
    * with free slots (the most free first) read it back now, while the master reads it, instead of
-   * on its first attempt there.
+   * on its first attempt there; its launches go to them first while they have a slot free.
    */
   synchronized void readAhead(JobToRead job) {
     if (readAheadExecutors <= 0) {
@@ -392,6 +404,9 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
           if (left <= 0) {
             executor.lastSeenNanos = System.nanoTime();
             return new Assignments();
+          }
+          if (leftToReadersUntilNanos != 0) {
+            left = Math.min(left, leftToReadersUntilNanos - System.nanoTime());
           }
           try {
             wait(Math.max(1, left / 1_000_000L));
@@ -724,6 +739,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   /** Launches for the executor's free slots, taken off their queues and counted as running. */
   private List<Chosen> choose(Executor executor) {
     List<Chosen> chosen = new ArrayList<>();
+    leftToReadersUntilNanos = 0;
     if (shuttingDown) {
       return chosen;
     }
@@ -764,9 +780,17 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
    */
   private Chosen chooseIn(RemoteJobExecutor job, Executor executor, long now) {
     Chosen later = null;
+    boolean readersFree = readerWithFreeSlot(job, executor);
     for (RemoteJobExecutor.Launch launch : job.queue) {
       if (runsOnHost(launch.task(), executor.info.host())) {
         continue; // a speculative attempt: never on the host where its task runs already
+      }
+      if (readersFree && now - launch.queuedNanos() < READERS_FIRST_NANOS) {
+        long until = launch.queuedNanos() + READERS_FIRST_NANOS;
+        if (leftToReadersUntilNanos == 0 || until - leftToReadersUntilNanos < 0) {
+          leftToReadersUntilNanos = until;
+        }
+        continue; // left, for a moment, to an executor that has the job read (or is reading it)
       }
       if (succeeding.contains(launch.task())) {
         continue; // its task's success is being recorded, which ends the launch
@@ -791,6 +815,23 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       }
     }
     return later;
+  }
+
+  /**
+   * Whether an executor other than {@code executor} was told to read the job ahead, is still the
+   * session's, and has a slot free: the job's launches then go to it first ({@link #READERS_FIRST_NANOS}).
+   */
+  private boolean readerWithFreeSlot(RemoteJobExecutor job, Executor executor) {
+    List<Executor> readers = readingAhead.get(job.jobId());
+    if (readers == null || readers.contains(executor)) {
+      return false;
+    }
+    for (Executor reader : readers) {
+      if (executors.get(reader.id) == reader && reader.busy < reader.info.slots()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The hosts of the input of each map waiting for a slot (none where its input is anywhere). */

@@ -605,6 +605,36 @@ class DispatcherTest {
     }
   }
 
+  /**
+   * A job's launches go first to the executor reading it ahead (one by default): another executor
+   * asking at once gets nothing of it, and gets it once the launch has waited 100 ms while the
+   * reader did not ask (its waiting call woken for it, not left to its deadline).
+   */
+  @Test
+  void aJobsLaunchesGoFirstToTheExecutorReadingItAhead() throws Exception {
+    SessionHarness s = session(0);
+    FakeExecutor reader = FakeExecutor.join(s.dispatcher, "container_1", H1, 2);
+    FakeExecutor other = FakeExecutor.join(s.dispatcher, "container_2", H2, 1);
+    JobRun first = s.submit(1, 0);
+    awaitQueued(s, 1);
+    assertEquals(List.of(), other.poll(0), "the launch of a job read ahead elsewhere, asked for at once");
+    assertEquals(1, reader.poll(0).size(), "the reader's");
+    assertEquals(List.of(first.id().toString()), reader.jobsToRead);
+    assertEquals(List.of(), other.jobsToRead, "one executor reads a job ahead by default");
+
+    JobRun second = s.submit(1, 0); // read ahead by the reader again (as many free slots, and first)
+    awaitQueued(s, 1);
+    List<AttemptAssignment> taken = other.poll(FakeExecutor.GUARD_MILLIS);
+    assertEquals(1, taken.size(), "the launch the reader did not ask for, after its wait");
+    assertEquals(second.id().toString(), taken.get(0).jobId());
+    assertTrue(reader.poll(0).isEmpty());
+    assertEquals(List.of(first.id().toString(), second.id().toString()), reader.jobsToRead);
+    reader.succeedAll();
+    other.succeedAll();
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(first).status().getState());
+    assertEquals(JobStatus.State.SUCCEEDED, awaitEnd(second).status().getState());
+  }
+
   private static void awaitQueued(SessionHarness s, int launches) throws InterruptedException {
     long deadline = System.nanoTime() + FakeExecutor.GUARD_MILLIS * 1_000_000L;
     while (s.dispatcher.queuedLaunches() != launches && System.nanoTime() < deadline) {
