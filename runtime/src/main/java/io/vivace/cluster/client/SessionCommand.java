@@ -98,16 +98,11 @@ public final class SessionCommand extends Configured implements Tool {
           return "has " + joined + " of its " + wanted + " executors (vivace.session.executors.min) after "
               + waitMillis + " ms (" + WAIT_KEY + ")";
         }
-        try {
-          Thread.sleep(JOINED_POLL_MILLIS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for the executors of session " + name);
-        }
+        Thread.sleep(JOINED_POLL_MILLIS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while asking session " + name + " for its executors");
+      throw new InterruptedIOException("interrupted while waiting for the executors of session " + name);
     } finally {
       SessionRpc.close(session);
     }

@@ -84,10 +84,11 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   /** The executors told to read a job ahead, by job, until it closes. */
   private final Map<String, List<Executor>> readingAhead = new HashMap<>();
   /**
-   * When the earliest launch that {@link #choose} left to the executors reading its job ahead may go
-   * to any executor (nanos; 0 when none was left): an executor's waiting call looks again then.
+   * When the earliest launch that {@link #choose} held back for a while (for the executors reading
+   * its job ahead, or for a host holding its input) may go to the executor that asked (nanos; 0 when
+   * none was held back): the executor's waiting call looks again then.
    */
-  private long leftToReadersUntilNanos;
+  private long heldBackUntilNanos;
   private final Locality locality;
   private final DescribedJobs described = new DescribedJobs();
   private final Map<Integer, Executor> executors = new LinkedHashMap<>();
@@ -405,8 +406,8 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
             executor.lastSeenNanos = System.nanoTime();
             return new Assignments();
           }
-          if (leftToReadersUntilNanos != 0) {
-            left = Math.min(left, leftToReadersUntilNanos - System.nanoTime());
+          if (heldBackUntilNanos != 0) {
+            left = Math.min(left, heldBackUntilNanos - System.nanoTime());
           }
           try {
             wait(Math.max(1, left / 1_000_000L));
@@ -739,7 +740,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
   /** Launches for the executor's free slots, taken off their queues and counted as running. */
   private List<Chosen> choose(Executor executor) {
     List<Chosen> chosen = new ArrayList<>();
-    leftToReadersUntilNanos = 0;
+    heldBackUntilNanos = 0;
     if (shuttingDown) {
       return chosen;
     }
@@ -786,10 +787,7 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
         continue; // a speculative attempt: never on the host where its task runs already
       }
       if (readersFree && now - launch.queuedNanos() < READERS_FIRST_NANOS) {
-        long until = launch.queuedNanos() + READERS_FIRST_NANOS;
-        if (leftToReadersUntilNanos == 0 || until - leftToReadersUntilNanos < 0) {
-          leftToReadersUntilNanos = until;
-        }
+        holdBackUntil(launch.queuedNanos() + READERS_FIRST_NANOS);
         continue; // left, for a moment, to an executor that has the job read (or is reading it)
       }
       if (succeeding.contains(launch.task())) {
@@ -812,9 +810,18 @@ final class Dispatcher implements ExecutorProtocol, AttemptExecutor {
       if (later == null && (now - launch.queuedNanos() >= localityWaitNanos
           || !locality.anyExecutorOn(hosts, executors.values()))) {
         later = new Chosen(job, launch, where, null);
+      } else if (later == null) {
+        holdBackUntil(launch.queuedNanos() + localityWaitNanos); // for a slot near its input
       }
     }
     return later;
+  }
+
+  /** Notes that a launch held back may go to the asking executor from {@code nanos} on. */
+  private void holdBackUntil(long nanos) {
+    if (heldBackUntilNanos == 0 || nanos - heldBackUntilNanos < 0) {
+      heldBackUntilNanos = nanos;
+    }
   }
 
   /**
