@@ -322,7 +322,16 @@ class RealClusterTest {
         "/etc/hadoop/conf", dir.resolve("conf").toString(),
         "./vivace", LAUNCHER.toString(),
         "my-job.jar", EXAMPLES + " wordcount"));
-    Run.Result result = timed("docs/cluster.md's commands", () -> bash(script, work));
+    Run.Result result = null;
+    try {
+      result = timed("docs/cluster.md's commands", () -> bash(script, work));
+    } finally {
+      if (result == null || result.exitCode() != 0) {
+        for (String named : List.of("nightly", "warm")) {
+          vivace("session", "stop", named); // what the page starts, left by a command that failed before its stop
+        }
+      }
+    }
     assertEquals(0, result.exitCode(), result.describe());
     assertTrue(result.stdout().lines().anyMatch(l -> l.contains("\tdefault\tRUNNING\t")),
         "session list names the session the job started:\n" + result.describe());

@@ -7,7 +7,9 @@ import io.vivace.cluster.client.SessionClient;
 import io.vivace.cluster.client.SessionCommand;
 import io.vivace.cluster.rpc.SessionRpc;
 import io.vivace.workloads.bench.LatencyBench;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,43 +152,62 @@ class SessionJobsTest {
 
   /**
    * {@code vivace session start} with {@code vivace.session.start.wait.ms} returns a session whose
-   * minimum executors have joined it; one whose executors do not join in time is stopped, and the
-   * command fails saying how many joined.
+   * minimum executors have joined it; a second start of the same name is refused, naming the
+   * session that runs; one whose executors do not join in time is stopped, and the command fails
+   * saying how many joined.
    */
   @Test
   void aSessionStartWaitsForItsWarmExecutorsOrStopsTheSession() throws Exception {
     Configuration conf = cluster.sessionConf("ready");
     String[] warm = {"-D", "vivace.session.executors.min=2", "-D", "vivace.session.start.wait.ms=180000", "start", "ready"};
     try {
-      assertEquals(0, ToolRunner.run(new Configuration(conf), new SessionCommand(), warm));
+      Said started = sessionCommand(conf, warm);
+      assertEquals(0, started.code(), started.err());
       ClientProtocol session = SessionClient.connect(conf);
       try {
         assertEquals(2, session.getClusterMetrics().getTaskTrackerCount(), "executors joined when start returned");
       } finally {
         SessionRpc.close(session);
       }
+      String running = started.out().split("\t")[0];
+      Said again = sessionCommand(conf, "start", "ready");
+      assertEquals(1, again.code(), again.err());
+      assertTrue(again.err().contains("Vivace session ready runs already (" + running + ", RUNNING)"), again.err());
+      assertEquals(1, SessionClient.list(conf).stream().filter(s -> SessionClient.sessionName(s).equals("ready")).count(),
+          "one session named ready: " + SessionClient.list(conf));
     } finally {
       SessionClient.stop(conf, "ready");
     }
     String[] hurried = {"-D", "vivace.session.executors.min=2", "-D", "vivace.session.start.wait.ms=1", "start", "hurried"};
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream stderr = System.err;
-    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
     try {
-      int code;
-      try {
-        code = ToolRunner.run(new Configuration(conf), new SessionCommand(), hurried);
-      } finally {
-        System.setErr(stderr);
-      }
-      String said = err.toString(StandardCharsets.UTF_8);
-      assertEquals(1, code, said);
-      assertTrue(said.contains("of its 2 executors (vivace.session.executors.min) after 1 ms (vivace.session.start.wait.ms)")
-          && said.contains("the session is stopped"), said);
+      Said failed = sessionCommand(conf, hurried);
+      assertEquals(1, failed.code(), failed.err());
+      assertTrue(failed.err().contains("of its 2 executors (vivace.session.executors.min) after 1 ms (vivace.session.start.wait.ms)")
+          && failed.err().contains("the session is stopped"), failed.err());
       assertTrue(SessionClient.list(conf).stream().noneMatch(s -> SessionClient.sessionName(s).equals("hurried")),
           "the session that was not warm in time is stopped: " + SessionClient.list(conf));
     } finally {
       SessionClient.stop(conf, "hurried"); // when the command failed to
+    }
+  }
+
+  private record Said(int code, String out, String err) {
+  }
+
+  /** Runs {@code vivace session ARGS} in this JVM; its exit code and what it printed. */
+  private static Said sessionCommand(Configuration conf, String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      int code = ToolRunner.run(new Configuration(conf), new SessionCommand(), args);
+      return new Said(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(stdout);
+      System.setErr(stderr);
     }
   }
 

@@ -144,11 +144,33 @@ public final class SessionClient {
     }
   }
 
-  /** Starts a session named {@code name} (whether or not one runs) and waits until it runs. */
+  /**
+   * Starts a session named {@code name} and waits until it runs. Refused when the user has a session
+   * of that name alive or being started: clients find a session by its name, and would go on using
+   * the older one, not this one with its settings.
+   */
   public static ApplicationReport start(Configuration conf, String name) throws IOException {
     YarnClient yarn = yarn(conf);
     try {
-      return start(yarn, conf, name);
+      StartLock lock = StartLock.of(conf, name);
+      if (!lock.tryTake()
+          && !(lock.breakIfOlderThan(VivaceConf.getLong(conf, "vivace.session.start.timeout.ms")) && lock.tryTake())) {
+        throw new IOException("Vivace session " + name + " is being started by another client (" + lock.holder()
+            + ", " + lock.path() + ")");
+      }
+      ApplicationId own;
+      try {
+        ApplicationReport running = find(yarn, name);
+        if (running != null) {
+          throw new IOException("Vivace session " + name + " runs already (" + running.getApplicationId() + ", "
+              + running.getYarnApplicationState() + "): stop it first (vivace session stop " + name
+              + ") or start a session of another name");
+        }
+        own = submit(yarn, conf, name);
+      } finally {
+        lock.release();
+      }
+      return awaitRunning(yarn, own, conf);
     } finally {
       yarn.stop();
     }
@@ -291,10 +313,6 @@ public final class SessionClient {
         .min(Comparator.comparingLong(ApplicationReport::getSubmitTime)
             .thenComparing(ApplicationReport::getApplicationId))
         .orElse(null);
-  }
-
-  private static ApplicationReport start(YarnClient yarn, Configuration conf, String name) throws IOException {
-    return awaitRunning(yarn, submit(yarn, conf, name), conf);
   }
 
   /**

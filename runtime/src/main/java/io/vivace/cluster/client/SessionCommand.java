@@ -40,7 +40,13 @@ public final class SessionCommand extends Configured implements Tool {
     String name = args.length == 2 ? args[1] : VivaceConf.get(conf, "vivace.session.name");
     switch (args[0]) {
       case "start" -> {
-        ApplicationReport session = SessionClient.start(conf, name);
+        ApplicationReport session;
+        try {
+          session = SessionClient.start(conf, name);
+        } catch (IOException e) {
+          System.err.println("vivace session: " + e.getMessage());
+          return 1;
+        }
         long waitMillis = VivaceConf.getLong(conf, WAIT_KEY);
         if (waitMillis > 0) {
           String missing = awaitExecutors(conf, name, waitMillis);
