@@ -15,7 +15,8 @@ import org.apache.hadoop.yarn.api.records.ApplicationReport;
 /**
  * {@code ./vivace session start|list|stop [name or application id]}: the user's Vivace sessions on
  * the YARN cluster of the client configuration ({@code HADOOP_CONF_DIR}, or {@code -conf FILE}),
- * managed by hand. Jobs with {@code vivace.master=yarn} start one themselves when none runs. With
+ * managed by hand. Jobs with {@code vivace.master=yarn} start one themselves when none runs;
+ * {@code start} is refused while a session of its name runs. With
  * {@code vivace.session.start.wait.ms} above 0, {@code start} also waits until the session's
  * {@code vivace.session.executors.min} executors have joined it (a warm session), and stops the
  * session and fails when they have not within that time.
