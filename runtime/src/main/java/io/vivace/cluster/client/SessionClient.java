@@ -153,10 +153,8 @@ public final class SessionClient {
     YarnClient yarn = yarn(conf);
     try {
       StartLock lock = StartLock.of(conf, name);
-      if (!lock.tryTake()
-          && !(lock.breakIfOlderThan(VivaceConf.getLong(conf, "vivace.session.start.timeout.ms")) && lock.tryTake())) {
-        throw new IOException("Vivace session " + name + " is being started by another client (" + lock.holder()
-            + ", " + lock.path() + ")");
+      if (!lock.tryTake(VivaceConf.getLong(conf, "vivace.session.start.timeout.ms"))) {
+        throw new IOException("Vivace session " + name + " is being started by " + lock.heldBy());
       }
       ApplicationId own;
       try {
@@ -333,7 +331,7 @@ public final class SessionClient {
       if (found != null) {
         return awaitRunning(yarn, found.getApplicationId(), conf);
       }
-      if (lock.tryTake()) {
+      if (lock.tryTake(timeoutMillis)) {
         ApplicationId own;
         try {
           found = find(yarn, name); // started by the client that held the lock before
@@ -347,12 +345,9 @@ public final class SessionClient {
         }
         return awaitRunning(yarn, own, conf);
       }
-      if (lock.breakIfOlderThan(timeoutMillis)) {
-        continue;
-      }
       if (System.nanoTime() > deadline) {
-        throw new IOException("Vivace session " + name + " is being started by another client (" + lock.holder()
-            + ", " + lock.path() + ") and did not start within vivace.session.start.timeout.ms");
+        throw new IOException("Vivace session " + name + " is being started by " + lock.heldBy()
+            + " and did not start within vivace.session.start.timeout.ms");
       }
       if (!told) {
         LOG.info("Another client is starting Vivace session " + name + " (" + lock.holder() + "): waiting for it");

@@ -39,12 +39,20 @@ final class StartLock {
     return new StartLock(FileSystem.get(conf), new Path(SessionFiles.sessionsFolder(conf), file));
   }
 
-  Path path() {
-    return path;
+  /**
+   * Takes the lock, breaking it first when it is older than {@code staleMillis} (its holder is gone);
+   * false when another client holds it.
+   */
+  boolean tryTake(long staleMillis) throws IOException {
+    return tryTake() || breakIfOlderThan(staleMillis) && tryTake();
   }
 
-  /** Takes the lock; false when another client holds it. */
-  boolean tryTake() throws IOException {
+  /** Who holds the lock, and where, for messages: {@code another client (held by 123@host, PATH)}. */
+  String heldBy() {
+    return "another client (" + holder() + ", " + path + ")";
+  }
+
+  private boolean tryTake() throws IOException {
     try (OutputStream out = fs.create(path, false)) {
       out.write(("held by " + ManagementFactory.getRuntimeMXBean().getName() + "\n").getBytes(StandardCharsets.UTF_8));
       return true;
@@ -76,7 +84,7 @@ final class StartLock {
   }
 
   /** Breaks the lock if it is older than {@code millis} (its holder is gone); true if it did. */
-  boolean breakIfOlderThan(long millis) {
+  private boolean breakIfOlderThan(long millis) {
     try {
       FileStatus status = fs.getFileStatus(path);
       if (System.currentTimeMillis() - status.getModificationTime() > millis) {
